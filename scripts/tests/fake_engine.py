@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A scripted UCI engine for testing the match tooling without a real engine.
+
+Usage: fake_engine.py MODE, where MODE decides what `go` does:
+  first    play the first legal move (in UCI string order) at once
+  illegal  answer with a king move of three ranks, never legal
+  sleep    wait 1 s before answering, far past the short test clocks
+  crash    exit without answering
+  none     answer `bestmove (none)` although legal moves exist
+"""
+
+import sys
+import time
+
+import chess
+
+
+def illegal_move(board: chess.Board) -> str:
+    """A king move of three ranks: never legal, and unlike a sideways move it
+    cannot be read as king-takes-rook castling."""
+    king = board.king(board.turn)
+    file, rank = chess.square_file(king), chess.square_rank(king)
+    target = chess.square(file, rank + 3 if rank < 4 else rank - 3)
+    return chess.Move(king, target).uci()
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "first"
+    board = chess.Board()
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        command = words[0]
+        if command == "uci":
+            print("id name Fake " + mode)
+            print("id author test")
+            print("option name Hash type spin default 1 min 1 max 64")
+            print("uciok")
+        elif command == "isready":
+            print("readyok")
+        elif command == "position":
+            if words[1] == "startpos":
+                board = chess.Board()
+                rest = words[2:]
+            else:
+                board = chess.Board(" ".join(words[2:8]))
+                rest = words[8:]
+            if rest and rest[0] == "moves":
+                for move in rest[1:]:
+                    board.push_uci(move)
+        elif command == "go":
+            if mode == "crash":
+                sys.exit(3)
+            if mode == "sleep":
+                time.sleep(1.0)
+            if mode == "illegal":
+                move = illegal_move(board)
+            elif mode == "none":
+                move = "(none)"
+            else:
+                move = sorted(m.uci() for m in board.legal_moves)[0]
+            print("info depth 1 score cp 0 nodes 1 pv " + (move if mode == "first" else ""))
+            print("bestmove " + move)
+        elif command == "quit":
+            break
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Match-level behaviour without real engines: result bookkeeping, and whole
+matches of match.py against the scripted fake_engine.py (illegal moves, time
+losses, crashes, SPRT stop, PGN/JSON output, bad command lines)."""
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(SCRIPTS))
+
+import chess.pgn  # noqa: E402
+
+from tally import Sprt, Tally  # noqa: E402
+
+MATCH = SCRIPTS / "match.py"
+FAKE = Path(__file__).resolve().parent / "fake_engine.py"
+OPENINGS = [
+    "rn2kb1r/pp3ppp/2p1pn2/3p3b/8/1P1P1NPP/PBPqPPB1/RN2K2R w KQkq - 0 9",
+    "rn1qk2r/pb1pbppp/1p2pn2/8/Q1P5/5NP1/PP2PPBP/RNB2RK1 w kq - 2 9",
+]
+
+
+def fake(mode: str, name: str, *options: str) -> list:
+    return ["--engine", f"cmd={sys.executable} {FAKE} {mode}", f"name={name}", *options]
+
+
+class Bookkeeping(unittest.TestCase):
+    def test_pairs_fill_pentanomial_buckets_in_any_order(self):
+        tally = Tally("a", "b")
+        # Pairs 0 and 1 interleaved as concurrent games finish.
+        self.assertFalse(tally.add(0, 1.0))
+        self.assertFalse(tally.add(1, 0.5))
+        self.assertTrue(tally.add(0, 0.0))   # W + L -> DD/WL bucket
+        self.assertTrue(tally.add(1, 1.0))   # D + W -> WD bucket
+        self.assertFalse(tally.add(2, 0.0))  # half a pair counts in W/D/L only
+        self.assertEqual(tally.penta, [0, 0, 1, 1, 0])
+        self.assertEqual((tally.wins, tally.draws, tally.losses), (2, 1, 2))
+
+    def test_forfeits_are_counted_per_engine_and_kind(self):
+        tally = Tally("a", "b")
+        tally.add(0, 1.0, "b", "time")
+        tally.add(0, 1.0, "b", "illegal")
+        tally.add(1, 0.0, "a", "crash")
+        failures = tally.summary()["failures"]
+        self.assertEqual(failures["b"], {"time": 1, "illegal": 1, "crash": 0, "stall": 0})
+        self.assertEqual(failures["a"]["crash"], 1)
+        self.assertIn("Forfeits by b: time 1, illegal 1, crash 0, stall 0", tally.report())
+
+    def test_sprt_decides_once_a_bound_is_crossed(self):
+        tally = Tally("a", "b", Sprt(0, 5, 0.05, 0.05))
+        pair = 0
+        while tally.decision() is None:
+            tally.add(pair, 1.0)
+            tally.add(pair, 0.5)
+            pair += 1
+        self.assertEqual(tally.decision(), "H1")
+        self.assertGreaterEqual(tally.llr(), 2.944)
+
+    def test_bad_score_is_rejected(self):
+        with self.assertRaises(ValueError):
+            Tally("a", "b").add(0, 0.25)
+
+
+class FakeEngineMatches(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        self.book = self.dir / "book.epd"
+        self.book.write_text("\n".join(OPENINGS) + "\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_match(self, *args: str, timeout: float = 20.0) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(MATCH), *args], capture_output=True, text=True, timeout=timeout)
+
+    def play(self, opponent: str, *extra: str) -> tuple:
+        pgn, js = self.dir / "out.pgn", self.dir / "out.json"
+        started = time.monotonic()
+        proc = self.run_match(*fake("first", "good"), *fake(opponent, "bad"), "--book", str(self.book),
+                              "--games", "2", "--seed", "7", "--pgn", str(pgn), "--json", str(js), *extra)
+        elapsed = time.monotonic() - started
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        return proc, json.loads(js.read_text()), pgn, elapsed
+
+    def test_illegal_move_loses_and_is_counted(self):
+        proc, data, pgn, _ = self.play("illegal", "--tc", "5+0.05")
+        self.assertEqual((data["wins"], data["losses"]), (2, 0))
+        self.assertEqual(data["failures"]["bad"]["illegal"], 2)
+        self.assertEqual(data["pentanomial"], [0, 0, 0, 0, 1])
+        with open(pgn) as f:
+            games = [chess.pgn.read_game(f), chess.pgn.read_game(f)]
+        for game in games:
+            self.assertEqual(game.headers["Termination"], "rules infraction")
+            self.assertIn(game.headers["FEN"], OPENINGS)
+            self.assertEqual(game.headers["SetUp"], "1")
+            self.assertEqual(game.headers["TimeControl"], "5+0.05")
+        # Both games of the pair start from the same opening with colours swapped.
+        self.assertEqual(games[0].headers["FEN"], games[1].headers["FEN"])
+        self.assertEqual(games[0].headers["White"], games[1].headers["Black"])
+
+    def test_none_as_bestmove_is_illegal(self):
+        _, data, _, _ = self.play("none", "--tc", "5+0.05")
+        self.assertEqual(data["failures"]["bad"]["illegal"], 2)
+
+    def test_sleeping_past_the_clock_loses_on_time_without_waiting(self):
+        _, data, pgn, elapsed = self.play("sleep", "--tc", "0.3+0", "--tolerance-ms", "50")
+        self.assertEqual(data["failures"]["bad"]["time"], 2)
+        self.assertEqual(data["wins"], 2)
+        self.assertIn("time forfeit", pgn.read_text())
+        # The engine sleeps 1 s per move; the match gives up at 0.35 s per game.
+        self.assertLess(elapsed, 3.0)
+
+    def test_crash_loses_and_is_counted(self):
+        _, data, pgn, _ = self.play("crash", "--tc", "5+0.05")
+        self.assertEqual(data["failures"]["bad"]["crash"], 2)
+        self.assertIn("disconnects", pgn.read_text())
+
+    def test_moves_carry_score_and_time_comments(self):
+        _, data, pgn, _ = self.play("first", "--nodes", "1")
+        self.assertEqual(data["games"], 2)
+        with open(pgn) as f:
+            game = chess.pgn.read_game(f)
+        self.assertRegex(game.next().comment, r"^\+0\.00/1 \d+\.\d{3}s")
+        self.assertEqual(game.headers["TimeControl"], "-")
+
+    def test_sprt_stops_at_the_bound(self):
+        pgn, js = self.dir / "s.pgn", self.dir / "s.json"
+        proc = self.run_match(*fake("first", "good"), *fake("illegal", "bad"), "--book", str(self.book),
+                              "--tc", "5+0.05", "--games", "400", "--sprt", "0", "5", "0.05", "0.05",
+                              "--json", str(js), "--pgn", str(pgn), "--report-every", "10")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = json.loads(js.read_text())
+        self.assertEqual(data["sprt"]["decision"], "H1")
+        self.assertEqual(data["status"], "sprt H1")
+        self.assertLess(data["games"], 400)
+        self.assertGreaterEqual(data["sprt"]["llr"], data["sprt"]["upper"])
+
+    def test_unknown_option_is_skipped_with_a_warning(self):
+        proc = self.run_match(*fake("first", "a", "option.Threads=1", "option.Hash=2"), *fake("first", "b"),
+                              "--book", str(self.book), "--nodes", "1", "--games", "2")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("option 'Threads' is not advertised", proc.stderr)
+        self.assertNotIn("'Hash'", proc.stderr)
+
+
+class BadInput(unittest.TestCase):
+    def expect_usage_error(self, args: list, text: str) -> None:
+        proc = subprocess.run([sys.executable, str(MATCH), *args], capture_output=True, text=True, timeout=20)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertIn(text, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+
+    def engines(self, *options: str) -> list:
+        return fake("first", "a", *options) + fake("first", "b")
+
+    def test_missing_book(self):
+        self.expect_usage_error(self.engines() + ["--tc", "1+0", "--book", "/nonexistent/book.epd"], "cannot read book")
+
+    def test_bad_opening_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as f:
+            f.write("not a fen at all\n")
+        try:
+            self.expect_usage_error(self.engines() + ["--tc", "1+0", "--book", f.name], ":1: bad opening")
+        finally:
+            Path(f.name).unlink()
+
+    def test_bad_time_control(self):
+        self.expect_usage_error(self.engines() + ["--tc", "fast"], "bad time control")
+
+    def test_no_limit(self):
+        self.expect_usage_error(self.engines(), "give a limit")
+
+    def test_bad_engine_token(self):
+        self.expect_usage_error(["--engine", "path=/bin/true", "--engine", "cmd=x", "--tc", "1"], "unknown engine setting")
+
+    def test_bad_option_value(self):
+        self.expect_usage_error(self.engines("option.Hash=lots") + ["--nodes", "1"], "cannot set options")
+
+    def test_option_out_of_range(self):
+        self.expect_usage_error(self.engines("option.Hash=4096") + ["--nodes", "1"], "cannot set options")
+
+    def test_missing_engine_binary(self):
+        self.expect_usage_error(["--engine", "cmd=/nonexistent/engine", "--engine", f"cmd={FAKE}", "--nodes", "1"],
+                                "cannot start")
+
+    def test_bad_sprt(self):
+        self.expect_usage_error(self.engines() + ["--nodes", "1", "--sprt", "5", "0", "0.05", "0.05"], "elo0 < elo1")
+
+
+if __name__ == "__main__":
+    unittest.main()

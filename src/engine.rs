@@ -1,0 +1,251 @@
+//! Between the protocol and the search: owns the position, options and transposition table,
+//! runs each `go` on a search thread, and applies commands in the order they came.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::Receiver;
+use shakmaty::{CastlingMode, EnPassantMode, Position, fen::Fen};
+use vampirc_uci::{Serializable, UciMessage};
+
+use crate::position::Game;
+use crate::search::driver;
+use crate::search::time::{Clock, Limits, StopToken};
+use crate::search::tt::TranspositionTable;
+use crate::uci::options::{self, Change, Options};
+use crate::uci::output::{Out, bestmove_line, info_line};
+use crate::uci::parse::Command;
+use crate::{bench, eval, perft};
+
+pub const NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
+pub const AUTHOR: &str = "the Ferrum developers";
+
+/// A command with the stop/ponderhit counters as they were when its line was read.
+pub struct Message {
+    pub command: Command,
+    pub token: StopToken,
+}
+
+/// Stack for search threads: recursion to the maximum ply copies a position per ply.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+pub struct Engine {
+    out: Out,
+    game: Game,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    search: Option<JoinHandle<()>>,
+    debug: bool,
+}
+
+impl Engine {
+    pub fn new(out: Out) -> Result<Engine, String> {
+        let options = Options::default();
+        Ok(Engine {
+            out,
+            game: Game::default(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
+            options,
+            search: None,
+            debug: false,
+        })
+    }
+
+    /// Handles commands until `quit` or the end of input, then lets any search finish.
+    pub fn run(mut self, rx: Receiver<Message>) {
+        while let Ok(msg) = rx.recv() {
+            if !self.handle(msg) {
+                break;
+            }
+        }
+        self.wait_for_search();
+    }
+
+    /// Commands that change what a search uses wait for the running search to end first.
+    fn wait_for_search(&mut self) {
+        if let Some(handle) = self.search.take()
+            && handle.join().is_err()
+        {
+            log::error!("search thread ended abnormally");
+        }
+    }
+
+    fn handle(&mut self, msg: Message) -> bool {
+        log::debug!("<< {:?}", msg.command);
+        match msg.command {
+            Command::Uci => {
+                let id = UciMessage::Id {
+                    name: Some(NAME.to_string()),
+                    author: None,
+                };
+                self.out.line(&id.serialize());
+                let id = UciMessage::Id {
+                    name: None,
+                    author: Some(AUTHOR.to_string()),
+                };
+                self.out.line(&id.serialize());
+                for line in options::option_lines() {
+                    self.out.line(&line);
+                }
+                self.out.line("uciok");
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::Register => self.out.info_string("no registration needed"),
+            Command::UciNewGame => {
+                self.wait_for_search();
+                self.tt.clear();
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::SetOption { name, value } => {
+                self.wait_for_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::Go(limits) => {
+                self.wait_for_search();
+                self.start_search(limits, msg.token);
+            }
+            Command::Perft { depth, divide } => {
+                self.wait_for_search();
+                perft::run_divide(&self.game, depth, divide, &self.out);
+            }
+            Command::Stop => self.wait_for_search(),
+            Command::PonderHit => {}
+            Command::Quit => return false,
+            Command::Bench(depth) => {
+                self.wait_for_search();
+                bench::run(depth, &self.out);
+            }
+            Command::Display => {
+                self.wait_for_search();
+                let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);
+                self.out.info_string(&format!("fen {fen}"));
+                self.out
+                    .info_string(&format!("key {:016x}", self.game.key()));
+            }
+            Command::Eval => {
+                self.out.info_string(&format!(
+                    "eval {} cp (side to move, material only)",
+                    eval::evaluate(&self.game.pos)
+                ));
+            }
+        }
+        true
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let game = match fen {
+            None => Ok(Game {
+                mode: if self.options.chess960 {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                },
+                ..Game::default()
+            }),
+            Some(f) => Game::from_fen(f, self.options.chess960),
+        };
+        let result = game.and_then(|mut g| g.apply_moves(moves).map(|_| g));
+        match result {
+            Ok(g) => self.game = g,
+            Err(e) => self
+                .out
+                .info_string(&format!("error: {e}; position unchanged")),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::parse(name, value) {
+            Ok(Change::Hash(mb)) => match TranspositionTable::new(mb) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    self.options.hash_mb = mb;
+                }
+                Err(e) => self
+                    .out
+                    .info_string(&format!("error: {e}; keeping {} MB", self.options.hash_mb)),
+            },
+            Ok(Change::ClearHash) => self.tt.clear(),
+            Ok(Change::MoveOverhead(ms)) => self.options.move_overhead_ms = ms,
+            Ok(Change::Ponder(on)) => self.options.ponder = on,
+            Ok(Change::Chess960(on)) => {
+                self.options.chess960 = on;
+                self.game.mode = if on {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                };
+            }
+            Err(e) => self.out.info_string(&format!("error: {e}")),
+        }
+    }
+
+    fn start_search(&mut self, limits: Limits, token: StopToken) {
+        let game = self.game.clone();
+        let tt = Arc::clone(&self.tt);
+        let out = self.out.clone();
+        let overhead = self.options.move_overhead_ms;
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || search_and_report(&game, &limits, &tt, &out, token, overhead));
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(e) => {
+                log::error!("cannot start a search thread: {e}");
+                self.out
+                    .info_string(&format!("error: cannot start a search thread: {e}"));
+                let first = self.game.pos.legal_moves().first().copied();
+                self.out.line(&bestmove_line(first, None, self.game.mode));
+            }
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// Runs one `go` to its `bestmove`. A panic in the search is reported and a legal move is
+/// still played, so the GUI never waits for an answer that will not come.
+pub fn search_and_report(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    out: &Out,
+    token: StopToken,
+    overhead: i64,
+) {
+    let clock = Clock::new(limits, game.pos.turn().is_white(), overhead, token);
+    let mode = game.mode;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        driver::search(game, limits, tt, &clock, &mut |it| {
+            out.line(&info_line(it, mode))
+        })
+    }));
+    // `go infinite` and unanswered `go ponder` hold the answer until `stop` or `ponderhit`.
+    while clock.must_wait_for_bestmove() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    match result {
+        Ok(r) => {
+            out.line(&info_line(&r.last, mode));
+            out.line(&bestmove_line(r.best, r.ponder, mode));
+        }
+        Err(payload) => {
+            let msg = panic_message(payload.as_ref());
+            log::error!("search panicked: {msg}");
+            out.info_string(&format!(
+                "error: search failed ({msg}); playing a legal move"
+            ));
+            let first = game.pos.legal_moves().first().copied();
+            out.line(&bestmove_line(first, None, mode));
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Ferrum, a UCI chess engine: the library behind the `ferrum` binary, so tests and
+//! subcommands reach the same code the protocol uses.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod uci;

@@ -1,0 +1,227 @@
+//! A game position: shakmaty's `Chess`, its castling notation, and the Zobrist keys of the
+//! positions that led to it (for repetition draws).
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, Move, Position as _, PositionError, PositionErrorKinds,
+};
+
+/// The position's Zobrist key; en passant counts only when a capture is legal, so positions
+/// that differ only by an unusable en passant square repeat.
+pub fn zobrist(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub pos: Chess,
+    pub mode: CastlingMode,
+    /// Keys of earlier positions, oldest first; the current position's key is not included.
+    pub history: Vec<u64>,
+}
+
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Default for Game {
+    fn default() -> Game {
+        Game {
+            pos: Chess::default(),
+            mode: CastlingMode::Standard,
+            history: Vec::new(),
+        }
+    }
+}
+
+/// Accepts a position whose only faults are tolerated ones, dropping impossible castling
+/// rights and en passant squares.
+fn drop_tolerated(e: PositionError<Chess>) -> Result<Chess, Box<PositionError<Chess>>> {
+    let e = match e.ignore_impossible_check() {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let e = match e.ignore_invalid_castling_rights() {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    e.ignore_invalid_ep_square().map_err(Box::new)
+}
+
+impl Game {
+    /// Parses a FEN (4 to 6 fields, X-FEN or Shredder-FEN castling). Positions that are legal
+    /// but cannot arise in a game (a double check by two bishops) are accepted; so is a FEN
+    /// whose castling rights or en passant square are impossible, with those dropped.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Game, String> {
+        let parsed: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("invalid FEN '{}': {e}", fen.trim()))?;
+        let mut mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let tolerated = PositionErrorKinds::IMPOSSIBLE_CHECK
+            | PositionErrorKinds::INVALID_CASTLING_RIGHTS
+            | PositionErrorKinds::INVALID_EP_SQUARE;
+        let pos = match parsed.clone().into_position::<Chess>(mode) {
+            Ok(p) => p,
+            Err(e) => {
+                // A Shredder-FEN or castling with an inner rook is Chess960 even when the
+                // GUI did not say so.
+                let kinds = e.kinds();
+                let as_960 = (kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS)
+                    && !chess960)
+                    .then(|| {
+                        parsed
+                            .clone()
+                            .into_position::<Chess>(CastlingMode::Chess960)
+                            .ok()
+                    })
+                    .flatten();
+                if let Some(p) = as_960 {
+                    mode = CastlingMode::Chess960;
+                    p
+                } else if (kinds & !tolerated).is_empty() {
+                    drop_tolerated(e)
+                        .map_err(|e| format!("illegal position '{}': {e}", fen.trim()))?
+                } else {
+                    return Err(format!("illegal position '{}': {e}", fen.trim()));
+                }
+            }
+        };
+        Ok(Game {
+            pos,
+            mode,
+            history: Vec::new(),
+        })
+    }
+
+    pub fn key(&self) -> u64 {
+        zobrist(&self.pos)
+    }
+
+    /// Plays a legal move, remembering the key of the position it leaves.
+    pub fn play(&mut self, m: Move) {
+        self.history.push(self.key());
+        self.pos.play_unchecked(m);
+    }
+
+    /// Plays `0000`: the other side moves next. Not allowed in check (the king would be taken).
+    fn play_null(&mut self) -> Result<(), String> {
+        if self.pos.is_check() {
+            return Err("null move '0000' while in check".to_string());
+        }
+        let setup_pos = self
+            .pos
+            .clone()
+            .swap_turn()
+            .map_err(|_| "null move '0000' is not possible here".to_string())?;
+        // A null move is irreversible for repetition purposes: nothing before it can recur.
+        self.history.clear();
+        self.pos = setup_pos;
+        Ok(())
+    }
+
+    /// Parses one UCI move token in this position, naming the token when it is malformed or
+    /// illegal.
+    pub fn parse_move(&self, token: &str) -> Result<Move, String> {
+        let uci: UciMove = token
+            .parse()
+            .map_err(|_| format!("malformed move '{token}'"))?;
+        uci.to_move(&self.pos)
+            .map_err(|_| format!("illegal move '{token}'"))
+    }
+
+    /// Applies UCI move tokens in order; on the first bad one nothing is changed.
+    pub fn apply_moves<S: AsRef<str>>(&mut self, tokens: &[S]) -> Result<(), String> {
+        let mut next = self.clone();
+        for t in tokens {
+            let t = t.as_ref();
+            if t == "0000" {
+                next.play_null()?;
+                continue;
+            }
+            let m = next.parse_move(t)?;
+            next.play(m);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// How a move is written on the wire: `e1g1`, or `e1h1` in Chess960.
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.mode).to_string()
+    }
+
+    /// Keys of the positions a repetition could reach back to: since the last irreversible
+    /// move, oldest first, then the current key.
+    pub fn repetition_keys(&self) -> Vec<u64> {
+        let reach = (self.pos.halfmoves() as usize).min(self.history.len());
+        let mut keys = self.history[self.history.len() - reach..].to_vec();
+        keys.push(self.key());
+        keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_fen_is_an_error_naming_it() {
+        let e = Game::from_fen("rnbqkbnr/pppppppp/8/8 w KQkq - 0 1", false).unwrap_err();
+        assert!(e.contains("rnbqkbnr/pppppppp/8/8"), "{e}");
+        assert!(Game::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
+    }
+
+    #[test]
+    fn four_field_and_shredder_fens_parse() {
+        assert!(Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - -", false).is_ok());
+        let g = Game::from_fen(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            false,
+        )
+        .unwrap();
+        assert_eq!(g.mode, CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn impossible_double_check_is_accepted() {
+        assert!(Game::from_fen("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", false).is_ok());
+    }
+
+    #[test]
+    fn an_illegal_move_leaves_the_game_unchanged() {
+        let mut g = Game::default();
+        g.apply_moves(&["e2e4"]).unwrap();
+        let before = g.key();
+        let e = g.apply_moves(&["e7e5", "e1e3", "d2d4"]).unwrap_err();
+        assert!(e.contains("e1e3"), "{e}");
+        assert_eq!(g.key(), before);
+        let e = g.apply_moves(&["e7e9"]).unwrap_err();
+        assert!(e.contains("e7e9"), "{e}");
+    }
+
+    #[test]
+    fn null_move_passes_the_turn() {
+        let mut g = Game::default();
+        g.apply_moves(&["e2e4", "0000", "d2d4"]).unwrap();
+        assert_eq!(
+            Fen::from_position(&g.pos, EnPassantMode::Legal).to_string(),
+            "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert!(g.apply_moves(&["e2e4", "0000", "e7e5"]).is_err());
+    }
+
+    #[test]
+    fn repetition_keys_reach_back_to_the_last_irreversible_move() {
+        let mut g = Game::default();
+        g.apply_moves(&["e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8"])
+            .unwrap();
+        let keys = g.repetition_keys();
+        assert_eq!(keys.len(), 5);
+        assert_eq!(keys[0], keys[4]);
+    }
+}

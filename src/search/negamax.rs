@@ -1,0 +1,274 @@
+//! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::ordering::{Picker, is_tactical};
+use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::time::Clock;
+use super::tt::{Bound, PackedMove, TranspositionTable};
+use crate::eval::evaluate;
+use crate::position::zobrist;
+
+/// Poll the clock and stop signals once per this many nodes (a power of two).
+const POLL_INTERVAL: u64 = 1024;
+
+/// Principal variations collected bottom-up: row `ply` holds the best line from that ply.
+struct PvTable {
+    moves: Vec<[Option<Move>; MAX_PLY + 1]>,
+    len: [usize; MAX_PLY + 1],
+}
+
+impl PvTable {
+    fn new() -> PvTable {
+        PvTable {
+            moves: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            len: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn clear(&mut self, ply: usize) {
+        self.len[ply] = 0;
+    }
+
+    /// The line at `ply` becomes `m` followed by the child's line.
+    fn update(&mut self, ply: usize, m: Move) {
+        let child_len = if ply < MAX_PLY { self.len[ply + 1] } else { 0 };
+        self.moves[ply][0] = Some(m);
+        for i in 0..child_len.min(MAX_PLY - ply) {
+            self.moves[ply][i + 1] = self.moves[ply + 1][i];
+        }
+        self.len[ply] = 1 + child_len.min(MAX_PLY - ply);
+    }
+
+    fn line(&self, ply: usize) -> Vec<Move> {
+        self.moves[ply][..self.len[ply]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// Per-thread search state.
+pub struct Searcher<'a> {
+    pub tt: &'a TranspositionTable,
+    pub clock: &'a Clock,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    /// Zobrist keys from the last irreversible move of the game up to the current node.
+    keys: Vec<u64>,
+    pv: PvTable,
+    /// Only these root moves are searched when non-empty (`go searchmoves`).
+    pub root_moves: Vec<Move>,
+    /// Best root move found by the iteration in progress, with its score.
+    pub root_best: Option<(Move, i32)>,
+    /// Off only in tests that compare against the reference search.
+    pub use_tt: bool,
+}
+
+impl<'a> Searcher<'a> {
+    /// `keys` are the game's repetition keys, ending with the root position's.
+    pub fn new(tt: &'a TranspositionTable, clock: &'a Clock, keys: Vec<u64>) -> Searcher<'a> {
+        Searcher {
+            tt,
+            clock,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys,
+            pv: PvTable::new(),
+            root_moves: Vec::new(),
+            root_best: None,
+            use_tt: true,
+        }
+    }
+
+    pub fn pv(&self) -> Vec<Move> {
+        self.pv.line(0)
+    }
+
+    /// Counts a node and, now and then, asks the clock whether to stop.
+    fn visit(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if (self.nodes.is_multiple_of(POLL_INTERVAL) || self.clock.node_limit_reached(self.nodes))
+            && self.clock.must_stop(self.nodes)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The current position (last key) occurred before within reach of the fifty-move
+    /// counter; one repetition is scored a draw.
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let current = self.keys[n - 1];
+        let reach = (halfmoves as usize).min(n - 1);
+        (4..=reach)
+            .step_by(2)
+            .any(|back| self.keys[n - 1 - back] == current)
+    }
+
+    fn is_draw(&self, pos: &Chess) -> bool {
+        if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
+            return true;
+        }
+        // After fifty moves without capture or pawn move it is a draw, unless this is mate.
+        pos.halfmoves() >= 100 && !pos.is_checkmate()
+    }
+
+    fn play(&mut self, pos: &Chess, m: Move) -> Chess {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        self.keys.push(zobrist(&child));
+        child
+    }
+
+    fn unplay(&mut self) {
+        self.keys.pop();
+    }
+
+    pub fn negamax(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv.clear(ply);
+        if ply > 0 && self.is_draw(pos) {
+            return DRAW;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.visit(ply);
+        if self.stopped {
+            return DRAW;
+        }
+
+        let key = self.keys[self.keys.len() - 1];
+        let tt_hit = if self.use_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
+        if let Some(hit) = tt_hit
+            && ply > 0
+            && hit.depth >= depth
+        {
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if usable {
+                return hit.score;
+            }
+        }
+
+        let mut moves = pos.legal_moves();
+        if ply == 0 && !self.root_moves.is_empty() {
+            moves.retain(|m| self.root_moves.contains(m));
+        }
+        if moves.is_empty() {
+            return if pos.is_check() { mated_in(ply) } else { DRAW };
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for m in Picker::new(moves, tt_move) {
+            let child = self.play(pos, m);
+            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            self.unplay();
+            if self.stopped {
+                return best.max(DRAW);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(ply, m);
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        if self.use_tt {
+            self.tt.store(key, packed, best, 0, depth, bound, ply);
+        }
+        best
+    }
+
+    /// Resolves captures and promotions until the position is quiet; the side to move may
+    /// "stand pat" on the static score. In check, every evasion is searched instead.
+    pub fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        self.visit(ply);
+        if self.stopped {
+            return DRAW;
+        }
+        if pos.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+
+        let mut best = -INFINITY;
+        if !in_check {
+            best = evaluate(pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let mut moves = pos.legal_moves();
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
+        }
+        if !in_check {
+            moves.retain(|m| is_tactical(*m));
+        }
+        for m in Picker::new(moves, PackedMove::NONE) {
+            // No key is pushed: quiescence never looks for repetitions.
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return best.max(DRAW);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

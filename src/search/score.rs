@@ -1,0 +1,97 @@
+//! Score conventions: centipawns from the side to move, mate scores counted in plies from the
+//! root, and their conversion to and from the "plies from this node" form the TT stores.
+
+/// Deepest ply the search ever reaches; arrays per ply are this long.
+pub const MAX_PLY: usize = 128;
+/// Score of giving mate on the board at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any score, for window bounds.
+pub const INFINITY: i32 = MATE + 1;
+/// Scores at or beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const DRAW: i32 = 0;
+
+/// Score of the side to move being checkmated `ply` plies from the root.
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+pub const fn is_mate(score: i32) -> bool {
+    score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Root-relative mate scores become node-relative before they are stored, so a transposition
+/// reached at another ply still reads the right distance.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score as UCI shows it: centipawns, or moves to mate (negative when we are mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+pub fn to_uci(score: i32) -> UciScore {
+    if score >= MATE_BOUND {
+        UciScore::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        UciScore::Mate(-(MATE + score) / 2)
+    } else {
+        UciScore::Cp(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_distances_convert_to_moves() {
+        assert_eq!(to_uci(MATE - 1), UciScore::Mate(1));
+        assert_eq!(to_uci(MATE - 3), UciScore::Mate(2));
+        assert_eq!(to_uci(MATE - 5), UciScore::Mate(3));
+        assert_eq!(to_uci(mated_in(0)), UciScore::Mate(0));
+        assert_eq!(to_uci(mated_in(2)), UciScore::Mate(-1));
+        assert_eq!(to_uci(mated_in(4)), UciScore::Mate(-2));
+        assert_eq!(to_uci(37), UciScore::Cp(37));
+        assert_eq!(to_uci(-37), UciScore::Cp(-37));
+    }
+
+    #[test]
+    fn tt_conversion_round_trips_positive_and_negative_mates() {
+        for ply in [0, 1, 7, 60] {
+            for s in [
+                MATE - 3,
+                MATE - 90,
+                mated_in(4),
+                mated_in(100),
+                0,
+                250,
+                -250,
+            ] {
+                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
+            }
+        }
+        // A mate stored at ply 10 and read at ply 2 is 8 plies nearer the root.
+        assert_eq!(score_from_tt(score_to_tt(MATE - 15, 10), 2), MATE - 7);
+        assert_eq!(score_from_tt(score_to_tt(mated_in(14), 10), 2), mated_in(6));
+    }
+}

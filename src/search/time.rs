@@ -1,0 +1,245 @@
+//! Time and limits: how long a `go` may think, and when the search must stop.
+
+use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Everything a `go` can ask for. Times are in milliseconds; clocks may be negative.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<i64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+}
+
+/// Counters the protocol thread bumps on `stop` and `ponderhit`. A search remembers their
+/// values when its `go` was read, so a `stop` sent before that `go` cannot stop it.
+#[derive(Default)]
+pub struct Signals {
+    pub stops: AtomicU64,
+    pub ponderhits: AtomicU64,
+}
+
+#[derive(Clone)]
+pub struct StopToken {
+    signals: Arc<Signals>,
+    stops_at_go: u64,
+    ponderhits_at_go: u64,
+}
+
+impl StopToken {
+    pub fn new(signals: Arc<Signals>) -> StopToken {
+        let stops_at_go = signals.stops.load(Ordering::SeqCst);
+        let ponderhits_at_go = signals.ponderhits.load(Ordering::SeqCst);
+        StopToken {
+            signals,
+            stops_at_go,
+            ponderhits_at_go,
+        }
+    }
+
+    /// A token nothing can stop, for bench, EPD runs and tests.
+    pub fn detached() -> StopToken {
+        StopToken::new(Arc::new(Signals::default()))
+    }
+
+    pub fn stop_requested(&self) -> bool {
+        self.signals.stops.load(Ordering::Relaxed) != self.stops_at_go
+    }
+
+    pub fn ponderhit(&self) -> bool {
+        self.signals.ponderhits.load(Ordering::Relaxed) != self.ponderhits_at_go
+    }
+}
+
+/// Knobs of the time allotment.
+const DEFAULT_MOVES_TO_GO: i64 = 25;
+const MAX_MOVES_TO_GO: i64 = 50;
+/// The hard limit may stretch to this many soft limits.
+const HARD_PER_SOFT: i64 = 4;
+/// ... but never past this share of the clock (in percent).
+const HARD_SHARE_OF_CLOCK: i64 = 60;
+
+/// Soft limit (do not start another iteration after it) and hard limit (stop at once), in ms,
+/// from our clock, increment and moves to go, less the GUI's overhead.
+pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) -> (u64, u64) {
+    let avail = (time_left - overhead).max(0);
+    let inc = inc.max(0);
+    let mtg = movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
+        i64::from(m).clamp(1, MAX_MOVES_TO_GO)
+    });
+    let hard_cap = if mtg == 1 {
+        avail
+    } else {
+        avail * HARD_SHARE_OF_CLOCK / 100
+    };
+    let soft = (avail / mtg + inc * 3 / 4).min(hard_cap);
+    let hard = (soft * HARD_PER_SOFT).min(hard_cap);
+    (soft as u64, hard as u64)
+}
+
+/// The search's view of its limits while it runs (one per search thread).
+pub struct Clock {
+    go_start: Instant,
+    /// Where the time limits count from: `go`, or `ponderhit` when pondering.
+    limit_start: Cell<Instant>,
+    pondering: Cell<bool>,
+    infinite: bool,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    token: StopToken,
+}
+
+impl Clock {
+    pub fn new(limits: &Limits, white_to_move: bool, overhead: i64, token: StopToken) -> Clock {
+        let (time, inc) = if white_to_move {
+            (limits.wtime, limits.winc)
+        } else {
+            (limits.btime, limits.binc)
+        };
+        let (soft, hard) = if let Some(mt) = limits.movetime {
+            let t = (mt - overhead).max(1) as u64;
+            (Some(t), Some(t))
+        } else if let Some(t) = time {
+            let (s, h) = allot(t, inc.unwrap_or(0), limits.movestogo, overhead);
+            (Some(s), Some(h))
+        } else {
+            (None, None)
+        };
+        let now = Instant::now();
+        Clock {
+            go_start: now,
+            limit_start: Cell::new(now),
+            pondering: Cell::new(limits.ponder),
+            infinite: limits.infinite,
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+            node_limit: limits.nodes,
+            token,
+        }
+    }
+
+    /// No limit but the ones given: depth, nodes, or an outside stop.
+    pub fn unlimited(token: StopToken) -> Clock {
+        Clock::new(&Limits::default(), true, 0, token)
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.go_start.elapsed()
+    }
+
+    pub fn token(&self) -> &StopToken {
+        &self.token
+    }
+
+    /// While pondering, time does not count; a `ponderhit` starts the clock.
+    fn still_pondering(&self) -> bool {
+        if self.pondering.get() {
+            if !self.token.ponderhit() {
+                return true;
+            }
+            self.pondering.set(false);
+            self.limit_start.set(Instant::now());
+        }
+        false
+    }
+
+    pub fn node_limit_reached(&self, nodes: u64) -> bool {
+        self.node_limit.is_some_and(|n| nodes >= n)
+    }
+
+    /// Polled every few thousand nodes: must the search stop now?
+    pub fn must_stop(&self, nodes: u64) -> bool {
+        if self.token.stop_requested() || self.node_limit_reached(nodes) {
+            return true;
+        }
+        if self.still_pondering() || self.infinite {
+            return false;
+        }
+        self.hard
+            .is_some_and(|h| self.limit_start.get().elapsed() >= h)
+    }
+
+    /// Checked after each iteration: is another one worth starting?
+    pub fn iteration_allowed(&self) -> bool {
+        if self.still_pondering() || self.infinite {
+            return true;
+        }
+        self.soft
+            .is_none_or(|s| self.limit_start.get().elapsed() < s)
+    }
+
+    /// `go infinite` and an unanswered `go ponder` hold their `bestmove` until told.
+    pub fn must_wait_for_bestmove(&self) -> bool {
+        (self.infinite || self.still_pondering()) && !self.token.stop_requested()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allotment_divides_clock_and_adds_most_of_the_increment() {
+        assert_eq!(allot(10_000, 100, None, 0), (475, 1900));
+        assert_eq!(allot(60_000, 0, Some(40), 0), (1500, 6000));
+    }
+
+    #[test]
+    fn last_move_before_time_control_may_use_almost_all_of_it() {
+        let (soft, hard) = allot(1000, 0, Some(1), 50);
+        assert_eq!((soft, hard), (950, 950));
+    }
+
+    #[test]
+    fn negative_or_zero_clock_gets_no_time() {
+        assert_eq!(allot(-170, 0, None, 10), (0, 0));
+        assert_eq!(allot(0, 1000, None, 10), (0, 0));
+    }
+
+    #[test]
+    fn low_clock_never_exceeds_its_share() {
+        for t in [1, 50, 200, 1000] {
+            let (soft, hard) = allot(t, 5000, None, 10);
+            assert!(soft <= hard);
+            assert!(hard as i64 <= (t - 10).max(0) * 60 / 100);
+        }
+    }
+
+    #[test]
+    fn a_stop_before_go_does_not_stop_the_search() {
+        let signals = Arc::new(Signals::default());
+        signals.stops.fetch_add(1, Ordering::SeqCst);
+        let token = StopToken::new(signals.clone());
+        assert!(!token.stop_requested());
+        signals.stops.fetch_add(1, Ordering::SeqCst);
+        assert!(token.stop_requested());
+    }
+
+    #[test]
+    fn pondering_ignores_time_until_ponderhit() {
+        let signals = Arc::new(Signals::default());
+        let limits = Limits {
+            movetime: Some(1),
+            ponder: true,
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, true, 0, StopToken::new(signals.clone()));
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!clock.must_stop(0));
+        assert!(clock.must_wait_for_bestmove());
+        signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+        assert!(!clock.must_wait_for_bestmove());
+    }
+}

@@ -1,0 +1,344 @@
+//! The transposition table: a shared, lock-free hash of search results keyed by Zobrist key.
+//! Several search threads may read and write it at once; a torn write reads as a miss.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use shakmaty::{Move, Role, Square};
+
+use super::score::{MATE, score_from_tt, score_to_tt};
+
+/// What a stored score says about the true value of the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is exactly the score.
+    Exact,
+    /// The search failed high: the true value is at least the score.
+    Lower,
+    /// The search failed low: the true value is at most the score.
+    Upper,
+}
+
+impl Bound {
+    fn to_bits(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// A move packed in 16 bits: enough to find it again among the legal moves of the position.
+///
+/// ```text
+///  15 14 13 12 | 11 ........ 6 | 5 ......... 0
+///   0  promo   |  to square    |  from square
+/// ```
+/// Castling is stored king-square to rook-square, as shakmaty represents it. Zero is "no move"
+/// (from a1 to a1 can never be a move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PackedMove(pub u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn new(m: Move) -> PackedMove {
+        let (from, to) = match m {
+            Move::Castle { king, rook } => (king, rook),
+            _ => (m.from().unwrap_or(m.to()), m.to()),
+        };
+        let promo = m.promotion().map_or(0, |r| r as u16);
+        PackedMove(from as u16 | (to as u16) << 6 | promo << 12)
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn matches(self, m: Move) -> bool {
+        !self.is_none() && PackedMove::new(m) == self
+    }
+
+    /// Source square, destination square and promotion piece, for tests and debugging.
+    pub fn parts(self) -> (Square, Square, Option<Role>) {
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from((self.0 >> 6) & 63));
+        let promo = match self.0 >> 12 {
+            2 => Some(Role::Knight),
+            3 => Some(Role::Bishop),
+            4 => Some(Role::Rook),
+            5 => Some(Role::Queen),
+            _ => None,
+        };
+        (from, to, promo)
+    }
+}
+
+/// One probed entry, with the score already converted back to "distance from this node".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    pub mv: PackedMove,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// Entry layout: two 64-bit words. The first holds `key ^ data`, the second `data`, so an
+/// entry whose two words come from different writes fails the key check and reads as a miss.
+///
+/// ```text
+/// data bits:  63..58  57..56  55..48  47........32  31........16  15.........0
+///              age    bound   depth   static eval   score (i16)   packed move
+/// ```
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+const AGE_MASK: u8 = 63;
+
+fn pack(mv: PackedMove, score: i16, eval: i16, depth: u8, bound: Bound, age: u8) -> u64 {
+    u64::from(mv.0)
+        | u64::from(score as u16) << 16
+        | u64::from(eval as u16) << 32
+        | u64::from(depth) << 48
+        | bound.to_bits() << 56
+        | u64::from(age & AGE_MASK) << 58
+}
+
+fn unpack_age(data: u64) -> u8 {
+    (data >> 58) as u8 & AGE_MASK
+}
+
+fn unpack_depth(data: u64) -> u8 {
+    (data >> 48) as u8
+}
+
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    age: AtomicU8,
+}
+
+/// Bytes in one megabyte as the Hash option counts them.
+const MB: usize = 1 << 20;
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes; `Err` names the size when the memory cannot be had.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let count = (mb.max(1) * MB / std::mem::size_of::<Entry>()).max(1);
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        entries.extend((0..count).map(|_| Entry {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        Ok(TranspositionTable {
+            entries,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>() / MB
+    }
+
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.check.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per `go`: entries from older searches become preferred victims.
+    pub fn new_search(&self) {
+        let next = (self.age.load(Ordering::Relaxed) + 1) & AGE_MASK;
+        self.age.store(next, Ordering::Relaxed);
+    }
+
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the table without a modulo.
+        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let e = &self.entries[self.index(key)];
+        let data = e.data.load(Ordering::Relaxed);
+        let check = e.check.load(Ordering::Relaxed);
+        if check ^ data != key || data == 0 {
+            return None;
+        }
+        let bound = Bound::from_bits((data >> 56) & 3)?;
+        Some(TtHit {
+            mv: PackedMove(data as u16),
+            score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
+            eval: i32::from((data >> 32) as u16 as i16),
+            depth: i32::from(unpack_depth(data)),
+            bound,
+            // `ply` turns a stored "mate from here" back into "mate from the root".
+        })
+    }
+
+    /// Stores a result. An entry of this search that was searched deeper for another key is
+    /// kept; the old move is kept when the new result has none for the same key.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: PackedMove,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let e = &self.entries[self.index(key)];
+        let old = e.data.load(Ordering::Relaxed);
+        let old_key = e.check.load(Ordering::Relaxed) ^ old;
+        let age = self.age.load(Ordering::Relaxed);
+        let same = old_key == key && old != 0;
+        let depth = depth.clamp(0, 255);
+        if !same && old != 0 && unpack_age(old) == age && i32::from(unpack_depth(old)) > depth + 3 {
+            return;
+        }
+        let mv = if mv.is_none() && same {
+            PackedMove(old as u16)
+        } else {
+            mv
+        };
+        let score = score_to_tt(score, ply).clamp(-MATE, MATE) as i16;
+        let data = pack(
+            mv,
+            score,
+            eval.clamp(-30000, 30000) as i16,
+            depth as u8,
+            bound,
+            age,
+        );
+        e.data.store(data, Ordering::Relaxed);
+        e.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search, for `info hashfull`.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| {
+                let d = e.data.load(Ordering::Relaxed);
+                d != 0 && unpack_age(d) == age
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{MATE, mated_in};
+
+    #[test]
+    fn store_then_probe_round_trips_every_field() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let key = 0x1234_5678_9abc_def0;
+        let mv = PackedMove(0x2abc);
+        tt.store(key, mv, -123, 45, 17, Bound::Lower, 3);
+        let hit = tt.probe(key, 3).unwrap();
+        assert_eq!(
+            hit,
+            TtHit {
+                mv,
+                score: -123,
+                eval: 45,
+                depth: 17,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(key ^ 1, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // Found at ply 4: we mate in 7 plies from the root, i.e. 3 plies from this node.
+        let root_score = MATE - 7;
+        tt.store(1, PackedMove::NONE, root_score, 0, 5, Bound::Exact, 4);
+        // Probed from ply 2 by a transposition: now mate is 5 plies from the root.
+        assert_eq!(tt.probe(1, 2).unwrap().score, MATE - 5);
+        // Negative mates: we are mated in 6 plies from the root, found at ply 5.
+        tt.store(2, PackedMove::NONE, mated_in(6), 0, 5, Bound::Upper, 5);
+        assert_eq!(tt.probe(2, 1).unwrap().score, mated_in(2));
+        assert_eq!(tt.probe(2, 5).unwrap().score, mated_in(6));
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(77, PackedMove(5), 10, 0, 3, Bound::Exact, 0);
+        let i = tt.index(77);
+        tt.entries[i].data.fetch_xor(1 << 20, Ordering::Relaxed);
+        assert!(tt.probe(77, 0).is_none());
+    }
+
+    #[test]
+    fn new_result_without_move_keeps_the_old_move() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(9, PackedMove(321), 10, 0, 3, Bound::Exact, 0);
+        tt.store(9, PackedMove::NONE, 20, 0, 4, Bound::Upper, 0);
+        let hit = tt.probe(9, 0).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.bound),
+            (PackedMove(321), 20, Bound::Upper)
+        );
+    }
+
+    #[test]
+    fn packed_moves_identify_moves_including_castling_and_promotion() {
+        use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+        let fen: Fen = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let moves = pos.legal_moves();
+        for a in &moves {
+            let p = PackedMove::new(*a);
+            assert!(!p.is_none());
+            let same: Vec<_> = moves.iter().filter(|b| p.matches(**b)).collect();
+            assert_eq!(same, vec![a], "{a:?}");
+        }
+    }
+
+    #[test]
+    fn hashfull_counts_current_entries_only() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..200_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                PackedMove(1),
+                0,
+                0,
+                1,
+                Bound::Exact,
+                0,
+            );
+        }
+        assert!(tt.hashfull() > 900);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

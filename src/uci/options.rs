@@ -1,0 +1,152 @@
+//! The UCI option table: what we advertise, and how `setoption` values are checked.
+
+use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
+
+pub const HASH_DEFAULT_MB: usize = 16;
+pub const HASH_MAX_MB: usize = 65_536;
+pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
+pub const MOVE_OVERHEAD_MAX_MS: i64 = 5000;
+
+/// The settings a `go` reads; the table itself lives in the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub move_overhead_ms: i64,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: HASH_DEFAULT_MB,
+            move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// A checked `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    ClearHash,
+    MoveOverhead(i64),
+    Ponder(bool),
+    Chess960(bool),
+}
+
+/// The `option` lines sent in answer to `uci`.
+pub fn option_lines() -> Vec<String> {
+    let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
+        name: name.to_string(),
+        default: Some(default),
+        min: Some(min),
+        max: Some(max),
+    };
+    let check = |name: &str| UciOptionConfig::Check {
+        name: name.to_string(),
+        default: Some(false),
+    };
+    [
+        spin("Hash", HASH_DEFAULT_MB as i64, 1, HASH_MAX_MB as i64),
+        UciOptionConfig::Button {
+            name: "Clear Hash".to_string(),
+        },
+        spin(
+            "Move Overhead",
+            MOVE_OVERHEAD_DEFAULT_MS,
+            0,
+            MOVE_OVERHEAD_MAX_MS,
+        ),
+        check("Ponder"),
+        check("UCI_Chess960"),
+    ]
+    .into_iter()
+    .map(|o| UciMessage::Option(o).serialize())
+    .collect()
+}
+
+fn spin_value(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
+    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    let n: i64 = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}': bad value '{v}' (expected {min} to {max})"))?;
+    if !(min..=max).contains(&n) {
+        return Err(format!(
+            "option '{name}': value {n} out of range {min} to {max}"
+        ));
+    }
+    Ok(n)
+}
+
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(v) => Err(format!(
+            "option '{name}': bad value '{v}' (expected true or false)"
+        )),
+        None => Err(format!("option '{name}' needs a value")),
+    }
+}
+
+/// Checks a `setoption`; option names are matched without regard to case, as GUIs differ.
+pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "hash" => {
+            spin_value("Hash", value, 1, HASH_MAX_MB as i64).map(|v| Change::Hash(v as usize))
+        }
+        "clear hash" => Ok(Change::ClearHash),
+        "move overhead" => {
+            spin_value("Move Overhead", value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead)
+        }
+        "ponder" => check_value("Ponder", value).map(Change::Ponder),
+        "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
+        _ => Err(format!("unknown option '{name}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advertised_options_are_well_formed() {
+        let lines = option_lines();
+        assert!(
+            lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
+        );
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    }
+
+    #[test]
+    fn values_are_checked_and_bad_ones_named() {
+        assert_eq!(parse("hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(
+            parse("Move Overhead", Some(" 100 ")),
+            Ok(Change::MoveOverhead(100))
+        );
+        assert_eq!(parse("Ponder", Some("TRUE")), Ok(Change::Ponder(true)));
+        assert!(
+            parse("Hash", Some("0"))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(parse("Hash", Some("lots")).unwrap_err().contains("'lots'"));
+        assert!(parse("Hash", None).is_err());
+        assert!(
+            parse("Ponder", Some("maybe"))
+                .unwrap_err()
+                .contains("'maybe'")
+        );
+        assert!(
+            parse("Contempt", Some("1"))
+                .unwrap_err()
+                .contains("'Contempt'")
+        );
+    }
+}

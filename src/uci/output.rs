@@ -1,0 +1,157 @@
+//! Engine-to-GUI output: one writer that flushes every line, and the formatting of `info` and
+//! `bestmove` (vampirc-uci's typed messages, by hand where it cannot say what we need).
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Move, Role};
+use vampirc_uci::{Duration, Serializable, UciInfoAttribute, UciMessage, UciPiece, UciSquare};
+
+use crate::search::driver::Iteration;
+use crate::search::score::{UciScore, to_uci};
+
+/// The one place stdout is written from; lines from different threads never interleave.
+#[derive(Clone)]
+pub struct Out {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Out {
+    pub fn stdout() -> Out {
+        Out::to(Box::new(std::io::stdout()))
+    }
+
+    pub fn to(sink: Box<dyn Write + Send>) -> Out {
+        Out {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    pub fn line(&self, text: &str) {
+        log::debug!(">> {text}");
+        // A poisoned lock only means another thread panicked mid-write; the sink is still fine.
+        let mut sink = self.sink.lock().unwrap_or_else(|p| p.into_inner());
+        // A GUI that closed our stdout can no longer be told anything; keep running quietly.
+        let _ = writeln!(sink, "{text}").and_then(|_| sink.flush());
+    }
+
+    pub fn info_string(&self, text: &str) {
+        self.line(&info_string(text));
+    }
+}
+
+pub fn info_string(text: &str) -> String {
+    // A newline inside would end the info line early and confuse the GUI.
+    let text = text.replace(['\n', '\r'], " ");
+    UciMessage::Info(vec![UciInfoAttribute::String(text)]).serialize()
+}
+
+fn vampirc_move(m: UciMove) -> Option<vampirc_uci::UciMove> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = m
+    else {
+        return None;
+    };
+    let square =
+        |s: shakmaty::Square| UciSquare::from(s.file().char(), s.rank().char() as u8 - b'0');
+    let mut out = vampirc_uci::UciMove::from_to(square(from), square(to));
+    out.promotion = promotion.map(|r| match r {
+        Role::Knight => UciPiece::Knight,
+        Role::Bishop => UciPiece::Bishop,
+        Role::Rook => UciPiece::Rook,
+        Role::Pawn => UciPiece::Pawn,
+        Role::King => UciPiece::King,
+        Role::Queen => UciPiece::Queen,
+    });
+    Some(out)
+}
+
+/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`.
+pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
+    let (cp, mate) = match to_uci(it.score) {
+        UciScore::Cp(c) => (Some(c), None),
+        UciScore::Mate(m) => (None, Some(m.clamp(-127, 127) as i8)),
+    };
+    let nps = it.nodes * 1000 / it.elapsed_ms.max(1);
+    let pv: Vec<vampirc_uci::UciMove> = it
+        .pv
+        .iter()
+        .filter_map(|m| vampirc_move(m.to_uci(mode)))
+        .collect();
+    UciMessage::Info(vec![
+        UciInfoAttribute::Depth(it.depth.min(255) as u8),
+        UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
+        UciInfoAttribute::MultiPv(1),
+        UciInfoAttribute::Score {
+            cp,
+            mate,
+            lower_bound: None,
+            upper_bound: None,
+        },
+        UciInfoAttribute::Nodes(it.nodes),
+        UciInfoAttribute::Nps(nps),
+        UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
+        UciInfoAttribute::Time(Duration::milliseconds(it.elapsed_ms as i64)),
+        UciInfoAttribute::Pv(pv),
+    ])
+    .serialize()
+}
+
+/// `bestmove e2e4 ponder e7e5`, or `bestmove 0000` when there is no legal move (which
+/// vampirc-uci cannot write).
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
+    match best {
+        None => "bestmove 0000".to_string(),
+        Some(b) => match ponder {
+            Some(p) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
+            None => format!("bestmove {}", b.to_uci(mode)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn info_line_has_every_field_in_order() {
+        let pos = Chess::default();
+        let m = pos.legal_moves()[0];
+        let it = Iteration {
+            depth: 5,
+            seldepth: 9,
+            score: -MATE + 4,
+            nodes: 5000,
+            elapsed_ms: 250,
+            hashfull: 12,
+            pv: vec![m],
+        };
+        let line = info_line(&it, CastlingMode::Standard);
+        assert_eq!(
+            line,
+            format!(
+                "info depth 5 seldepth 9 multipv 1 score mate -2 nodes 5000 nps 20000 hashfull 12 time 250 pv {}",
+                m.to_uci(CastlingMode::Standard)
+            )
+        );
+    }
+
+    #[test]
+    fn bestmove_without_a_move_is_0000() {
+        assert_eq!(
+            bestmove_line(None, None, CastlingMode::Standard),
+            "bestmove 0000"
+        );
+    }
+
+    #[test]
+    fn info_strings_stay_on_one_line() {
+        assert_eq!(info_string("a\nb"), "info string a b");
+    }
+}

@@ -1,0 +1,162 @@
+//! A scripted UCI session against the built `ferrum` binary: send lines, wait for answers.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+/// Long enough for any answer on a loaded 2-core machine; only a hang takes this long.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+pub struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    pub seen: Vec<String>,
+}
+
+impl Session {
+    pub fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrum");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to ferrum");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes stdin: the engine must treat it as `quit`.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or None when the engine closed stdout or `timeout` passed.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.seen.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads until a line satisfies `pred`; returns every line read, the match last.
+    pub fn read_until(&mut self, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) => {
+                    let done = pred(&l);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                None => panic!("no expected line; read so far: {:#?}", self.seen),
+            }
+        }
+    }
+
+    pub fn expect_prefix(&mut self, prefix: &str) -> Vec<String> {
+        self.read_until(|l| l.starts_with(prefix))
+    }
+
+    pub fn bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.expect_prefix("bestmove");
+        let last = lines.last().cloned().unwrap_or_default();
+        (lines, last)
+    }
+
+    pub fn is_ready(&mut self) {
+        self.send("isready");
+        self.expect_prefix("readyok");
+    }
+
+    /// Asserts that nothing at all is printed for `wait` (used only where silence is the
+    /// behaviour under test, e.g. no `bestmove` during `go infinite`).
+    pub fn expect_silence_except_info(&mut self, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            assert!(l.starts_with("info"), "unexpected line {l:?}");
+        }
+    }
+
+    pub fn quit(mut self) -> std::process::ExitStatus {
+        self.send("quit");
+        self.close_stdin();
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "ferrum did not exit after quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .expect("position")
+}
+
+/// The move of a `bestmove` line, checked legal in `pos`.
+pub fn legal_bestmove(pos: &Chess, line: &str) -> shakmaty::Move {
+    let token = line.split_whitespace().nth(1).expect("bestmove token");
+    let uci: UciMove = token.parse().expect("uci move");
+    uci.to_move(pos)
+        .unwrap_or_else(|_| panic!("illegal bestmove {token} in {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal)))
+}
+
+/// The score of the last `info ... score` line among `lines`: ("cp"|"mate", value).
+pub fn last_score(lines: &[String]) -> (String, i32) {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("an info line with a score");
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "score").expect("score");
+    (t[i + 1].to_string(), t[i + 2].parse().expect("score value"))
+}

@@ -1,0 +1,334 @@
+//! End-to-end UCI sessions against the built binary: handshake, every `go` mode, stop and
+//! ponder behaviour, and the bad input GUIs are known to send.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Session, last_score, legal_bestmove, position};
+use shakmaty::{Chess, Position};
+
+#[test]
+fn handshake_names_the_engine_and_lists_options() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.expect_prefix("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Ferrum")));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for opt in ["Hash", "Clear Hash", "Move Overhead", "Ponder", "UCI_Chess960"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt} missing in {lines:?}"
+        );
+    }
+    s.is_ready();
+    assert!(s.quit().success());
+}
+
+#[test]
+fn go_depth_reports_every_iteration_and_a_legal_move() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 4");
+    let (lines, best) = s.bestmove();
+    for d in 1..=4 {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("info depth {d} "))),
+            "depth {d} missing: {lines:?}"
+        );
+    }
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    for field in [" seldepth ", " score ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    let mut pos = Chess::default();
+    for m in ["e2e4", "e7e5"] {
+        let uci: shakmaty::uci::UciMove = m.parse().unwrap();
+        let mv = uci.to_move(&pos).unwrap();
+        pos.play_unchecked(mv);
+    }
+    legal_bestmove(&pos, &best);
+}
+
+#[test]
+fn isready_is_answered_during_a_search_and_stop_gives_a_legal_bestmove() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect_prefix("info depth 2");
+    s.send("isready");
+    let lines = s.expect_prefix("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    s.send("stop");
+    let (lines, best) = s.bestmove();
+    assert!(lines.iter().any(|l| l.contains(" score ")), "no score before bestmove");
+    legal_bestmove(&Chess::default(), &best);
+    s.is_ready();
+}
+
+#[test]
+fn infinite_search_of_a_finished_tree_still_waits_for_stop() {
+    let mut s = Session::start();
+    // Mate in one: the search ends at once, but `go infinite` must hold its answer.
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("go infinite");
+    s.expect_prefix("info depth 1");
+    s.expect_silence_except_info(Duration::from_millis(300));
+    s.send("stop");
+    let (_, best) = s.bestmove();
+    assert_eq!(best.split_whitespace().nth(1), Some("a1a8"));
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_searches_with_the_clock() {
+    let mut s = Session::start();
+    s.send("setoption name Ponder value true");
+    s.send("position startpos moves e2e4");
+    s.send("go ponder wtime 1000 btime 1000 winc 0 binc 0");
+    s.expect_prefix("info depth 1");
+    s.expect_silence_except_info(Duration::from_millis(300));
+    s.send("ponderhit");
+    let (_, best) = s.bestmove();
+    let mut pos = Chess::default();
+    let uci: shakmaty::uci::UciMove = "e2e4".parse().unwrap();
+    pos.play_unchecked(uci.to_move(&pos).unwrap());
+    legal_bestmove(&pos, &best);
+}
+
+#[test]
+fn arena_style_ponder_with_movetime_is_stopped_by_stop() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go ponder movetime 15000");
+    s.expect_prefix("info depth 1");
+    s.send("stop");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+}
+
+#[test]
+fn every_go_mode_ends_with_one_legal_bestmove() {
+    let mut s = Session::start();
+    let modes = [
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 100",
+        "go wtime 2000 btime 2000",
+        "go wtime 2000 btime 2000 winc 50 binc 50",
+        "go wtime 3000 btime 3000 movestogo 5",
+        "go btime 2000 wtime 2000 binc 10 winc 10 movestogo 300",
+        "go mate 2",
+        "go depth 256 movetime 200",
+        "go wtime 0 btime 0",
+        "go wtime -170 btime -170",
+        "go",
+    ];
+    for mode in modes {
+        s.send("position startpos");
+        s.send(mode);
+        if mode == "go" {
+            // A bare `go` searches until told to stop.
+            s.expect_prefix("info depth 3");
+            s.send("stop");
+        }
+        let (lines, best) = s.bestmove();
+        assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        legal_bestmove(&Chess::default(), &best);
+        s.is_ready();
+    }
+    // No second bestmove turns up later.
+    s.send("isready");
+    let lines = s.expect_prefix("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go nodes 3000");
+    let (lines, _) = s.bestmove();
+    let nodes: u64 = lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|w| *w == "nodes")?;
+            t.get(i + 1)?.parse().ok()
+        })
+        .unwrap();
+    assert!(nodes <= 3000, "searched {nodes} nodes");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go depth 4 searchmoves a2a3 h2h3");
+    let (_, best) = s.bestmove();
+    let m = best.split_whitespace().nth(1).unwrap();
+    assert!(m == "a2a3" || m == "h2h3", "{best}");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_0000() {
+    let mut s = Session::start();
+    // Black is checkmated.
+    s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    s.send("go depth 3");
+    let (_, best) = s.bestmove();
+    assert_eq!(best, "bestmove 0000");
+    // Stalemate.
+    s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    s.send("go movetime 50");
+    let (_, best) = s.bestmove();
+    assert_eq!(best, "bestmove 0000");
+}
+
+#[test]
+fn mates_in_one_two_and_three_are_found_with_the_right_score() {
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8"),
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
+        // Two rooks ladder the king up the board.
+        ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, ""),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, ""),
+        ("7k/8/8/8/8/8/8/R3R1K1 w - - 0 1", 2, ""),
+    ];
+    let mut s = Session::start();
+    for (fen, n, mv) in cases {
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 8");
+        let (lines, best) = s.bestmove();
+        assert_eq!(last_score(&lines), ("mate".to_string(), n), "{fen}: {lines:?}");
+        legal_bestmove(&position(fen), &best);
+        if !mv.is_empty() {
+            assert_eq!(best.split_whitespace().nth(1), Some(mv), "{fen}");
+        }
+    }
+}
+
+#[test]
+fn being_mated_is_a_negative_mate_score() {
+    let mut s = Session::start();
+    // White to move is mated next move whatever it does (back rank).
+    // White's only move, Kh2, is answered by Rh8 mate.
+    s.send("position fen k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1");
+    s.send("go depth 4");
+    let (lines, _) = s.bestmove();
+    assert_eq!(last_score(&lines), ("mate".to_string(), -1), "{lines:?}");
+}
+
+#[test]
+fn bad_lines_are_reported_and_the_engine_goes_on() {
+    let mut s = Session::start();
+    let bad: &[(&str, &str)] = &[
+        ("position fen not/a/fen w - - 0 1", "not/a/fen"),
+        ("position startpos moves e2e4 e7e9", "e7e9"),
+        ("position startpos moves e2e4 e2e4", "e2e4"),
+        ("position startpos moves e2e4 0000 e7e5", "e7e5"),
+        ("position fen", "fen"),
+        ("position sideways", "sideways"),
+        ("setoption name Contempt value 10", "Contempt"),
+        ("setoption name Hash value lots", "lots"),
+        ("setoption name Hash value 0", "Hash"),
+        ("setoption name Ponder value maybe", "maybe"),
+        ("go depth x", "'x'"),
+        ("go sideways 5 depth 1", "sideways"),
+        ("frobnicate", "frobnicate"),
+    ];
+    s.send("position startpos moves d2d4");
+    for (line, token) in bad {
+        s.send(line);
+        let lines = s.read_until(|l| l.starts_with("info string"));
+        let msg = lines.last().unwrap();
+        assert!(msg.contains(token), "{line}: {msg}");
+        if line.starts_with("go") {
+            // The valid parts of a bad `go` still start a search.
+            s.send("stop");
+            s.bestmove();
+        }
+        s.is_ready();
+    }
+    // The last good position is still in force: after d2d4 it is Black's move.
+    s.send("go depth 2");
+    let (_, best) = s.bestmove();
+    let mut pos = Chess::default();
+    let uci: shakmaty::uci::UciMove = "d2d4".parse().unwrap();
+    pos.play_unchecked(uci.to_move(&pos).unwrap());
+    legal_bestmove(&pos, &best);
+}
+
+#[test]
+fn isready_with_garbage_is_answered_and_unknown_prefix_skipped() {
+    let mut s = Session::start();
+    s.send("isready garbage");
+    let lines = s.expect_prefix("readyok");
+    assert!(lines.iter().any(|l| l.contains("garbage")));
+    s.send("joho isready");
+    s.expect_prefix("readyok");
+}
+
+#[test]
+fn go_before_position_searches_the_start_position() {
+    let mut s = Session::start();
+    s.send("go depth 2");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+}
+
+#[test]
+fn stop_without_search_and_long_inputs_do_no_harm() {
+    let mut s = Session::start();
+    s.send("stop");
+    s.send("ponderhit");
+    s.send(&"x".repeat(10_000));
+    s.send(&format!("position startpos moves {}", "g1f3 g8f6 f3g1 f6g8 ".repeat(150)));
+    s.is_ready();
+    s.send("go depth 3");
+    let (lines, best) = s.bestmove();
+    // 600 plies of shuffling repeat the start position: a draw by repetition is near.
+    legal_bestmove(&Chess::default(), &best);
+    assert!(lines.iter().any(|l| l.contains(" score ")));
+}
+
+#[test]
+fn end_of_input_is_quit() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect_prefix("info depth 1");
+    s.close_stdin();
+    // The search is stopped and answered, then the engine exits.
+    s.bestmove();
+    assert!(s.next_line(common::PATIENCE).is_none());
+}
+
+#[test]
+fn hash_resize_and_new_game_are_applied_before_readyok() {
+    let mut s = Session::start();
+    s.send("setoption name Hash value 64");
+    s.send("ucinewgame");
+    s.send("setoption name Clear Hash");
+    s.is_ready();
+    s.send("position startpos");
+    s.send("go depth 3");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+}
+
+#[test]
+fn chess960_castling_is_read_and_written_king_takes_rook() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Chess960 value true");
+    // King g1 and rook h1: castling is king-takes-rook, g1h1, both read and written.
+    s.send("position fen 1k6/8/8/8/8/8/8/R5KR w HA - 0 1");
+    s.send("go depth 1 searchmoves g1h1");
+    let (_, best) = s.bestmove();
+    assert_eq!(best.split_whitespace().nth(1), Some("g1h1"));
+    s.send("position fen 1k6/8/8/8/8/8/8/R5KR w HA - 0 1 moves g1h1");
+    s.is_ready();
+    s.send("d");
+    let lines = s.expect_prefix("info string fen");
+    assert!(lines.last().unwrap().contains("1k6/8/8/8/8/8/8/R4RK1 b - -"), "{lines:?}");
+}
