@@ -15,9 +15,17 @@ fn handshake_names_the_engine_and_lists_options() {
     let lines = s.expect_prefix("uciok");
     assert!(lines.iter().any(|l| l.starts_with("id name Ferrum")));
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
-    for opt in ["Hash", "Clear Hash", "Move Overhead", "Ponder", "UCI_Chess960"] {
+    for opt in [
+        "Hash",
+        "Clear Hash",
+        "Move Overhead",
+        "Ponder",
+        "UCI_Chess960",
+    ] {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
             "{opt} missing in {lines:?}"
         );
     }
@@ -33,12 +41,26 @@ fn go_depth_reports_every_iteration_and_a_legal_move() {
     let (lines, best) = s.bestmove();
     for d in 1..=4 {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("info depth {d} "))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("info depth {d} "))),
             "depth {d} missing: {lines:?}"
         );
     }
-    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
-    for field in [" seldepth ", " score ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    for field in [
+        " seldepth ",
+        " score ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
         assert!(info.contains(field), "{field} missing in {info}");
     }
     let mut pos = Chess::default();
@@ -61,7 +83,10 @@ fn isready_is_answered_during_a_search_and_stop_gives_a_legal_bestmove() {
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     s.send("stop");
     let (lines, best) = s.bestmove();
-    assert!(lines.iter().any(|l| l.contains(" score ")), "no score before bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains(" score ")),
+        "no score before bestmove"
+    );
     legal_bestmove(&Chess::default(), &best);
     s.is_ready();
 }
@@ -132,14 +157,20 @@ fn every_go_mode_ends_with_one_legal_bestmove() {
             s.send("stop");
         }
         let (lines, best) = s.bestmove();
-        assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
         legal_bestmove(&Chess::default(), &best);
         s.is_ready();
     }
     // No second bestmove turns up later.
     s.send("isready");
     let lines = s.expect_prefix("readyok");
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -189,7 +220,11 @@ fn no_legal_move_gives_bestmove_0000() {
 fn mates_in_one_two_and_three_are_found_with_the_right_score() {
     let cases = [
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8"),
-        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            1,
+            "h5f7",
+        ),
         // Two rooks ladder the king up the board.
         ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, ""),
         ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, ""),
@@ -200,7 +235,11 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
         s.send(&format!("position fen {fen}"));
         s.send("go depth 8");
         let (lines, best) = s.bestmove();
-        assert_eq!(last_score(&lines), ("mate".to_string(), n), "{fen}: {lines:?}");
+        assert_eq!(
+            last_score(&lines),
+            ("mate".to_string(), n),
+            "{fen}: {lines:?}"
+        );
         legal_bestmove(&position(fen), &best);
         if !mv.is_empty() {
             assert_eq!(best.split_whitespace().nth(1), Some(mv), "{fen}");
@@ -283,7 +322,10 @@ fn stop_without_search_and_long_inputs_do_no_harm() {
     s.send("stop");
     s.send("ponderhit");
     s.send(&"x".repeat(10_000));
-    s.send(&format!("position startpos moves {}", "g1f3 g8f6 f3g1 f6g8 ".repeat(150)));
+    s.send(&format!(
+        "position startpos moves {}",
+        "g1f3 g8f6 f3g1 f6g8 ".repeat(150)
+    ));
     s.is_ready();
     s.send("go depth 3");
     let (lines, best) = s.bestmove();
@@ -330,5 +372,11 @@ fn chess960_castling_is_read_and_written_king_takes_rook() {
     s.is_ready();
     s.send("d");
     let lines = s.expect_prefix("info string fen");
-    assert!(lines.last().unwrap().contains("1k6/8/8/8/8/8/8/R4RK1 b - -"), "{lines:?}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("1k6/8/8/8/8/8/8/R4RK1 b - -"),
+        "{lines:?}"
+    );
 }

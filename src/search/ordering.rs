@@ -93,8 +93,14 @@ mod tests {
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].capture(), Some(Role::Queen));
         assert_eq!(order[1].role(), Role::Pawn);
-        assert_eq!((order[2].capture(), order[2].role()), (Some(Role::Rook), Role::Pawn));
-        assert_eq!((order[3].capture(), order[3].role()), (Some(Role::Rook), Role::Queen));
+        assert_eq!(
+            (order[2].capture(), order[2].role()),
+            (Some(Role::Rook), Role::Pawn)
+        );
+        assert_eq!(
+            (order[3].capture(), order[3].role()),
+            (Some(Role::Rook), Role::Queen)
+        );
         assert!(order[4..].iter().all(|m| !m.is_capture()));
     }
 }

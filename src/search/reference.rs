@@ -10,26 +10,36 @@ use crate::position::zobrist;
 
 /// Exact minimax value of `pos` searched `depth` plies full-width, then captures and
 /// promotions (all evasions in check) to the end. `keys` end with the key of `pos`.
-pub fn negamax(pos: &Chess, depth: i32, ply: usize, keys: &mut Vec<u64>) -> i32 {
+/// Without pruning, quiescence can explode in wild positions: `budget` counts nodes down and
+/// the answer is None when it runs out.
+pub fn negamax(
+    pos: &Chess,
+    depth: i32,
+    ply: usize,
+    keys: &mut Vec<u64>,
+    budget: &mut u64,
+) -> Option<i32> {
     if ply > 0 && is_draw(pos, keys) {
-        return DRAW;
+        return Some(DRAW);
     }
     if depth <= 0 || ply >= MAX_PLY {
-        return quiescence(pos, ply);
+        return quiescence(pos, ply, budget);
     }
+    *budget = budget.checked_sub(1)?;
     let moves = pos.legal_moves();
     if moves.is_empty() {
-        return if pos.is_check() { mated_in(ply) } else { DRAW };
+        return Some(if pos.is_check() { mated_in(ply) } else { DRAW });
     }
     let mut best = i32::MIN;
     for m in moves {
         let mut child = pos.clone();
         child.play_unchecked(m);
         keys.push(zobrist(&child));
-        best = best.max(-negamax(&child, depth - 1, ply + 1, keys));
+        let score = negamax(&child, depth - 1, ply + 1, keys, budget);
         keys.pop();
+        best = best.max(-score?);
     }
-    best
+    Some(best)
 }
 
 fn is_draw(pos: &Chess, keys: &[u64]) -> bool {
@@ -41,17 +51,18 @@ fn is_draw(pos: &Chess, keys: &[u64]) -> bool {
     repeated || pos.is_insufficient_material() || (pos.halfmoves() >= 100 && !pos.is_checkmate())
 }
 
-fn quiescence(pos: &Chess, ply: usize) -> i32 {
+fn quiescence(pos: &Chess, ply: usize, budget: &mut u64) -> Option<i32> {
+    *budget = budget.checked_sub(1)?;
     if pos.is_insufficient_material() {
-        return DRAW;
+        return Some(DRAW);
     }
     let in_check = pos.is_check();
     if ply >= MAX_PLY {
-        return if in_check { DRAW } else { evaluate(pos) };
+        return Some(if in_check { DRAW } else { evaluate(pos) });
     }
     let moves = pos.legal_moves();
     if in_check && moves.is_empty() {
-        return mated_in(ply);
+        return Some(mated_in(ply));
     }
     let mut best = if in_check { i32::MIN } else { evaluate(pos) };
     for m in moves {
@@ -60,7 +71,7 @@ fn quiescence(pos: &Chess, ply: usize) -> i32 {
         }
         let mut child = pos.clone();
         child.play_unchecked(m);
-        best = best.max(-quiescence(&child, ply + 1));
+        best = best.max(-quiescence(&child, ply + 1, budget)?);
     }
-    best
+    Some(best)
 }

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 /// Long enough for any answer on a loaded 2-core machine; only a hang takes this long.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -145,8 +145,12 @@ pub fn position(fen: &str) -> Chess {
 pub fn legal_bestmove(pos: &Chess, line: &str) -> shakmaty::Move {
     let token = line.split_whitespace().nth(1).expect("bestmove token");
     let uci: UciMove = token.parse().expect("uci move");
-    uci.to_move(pos)
-        .unwrap_or_else(|_| panic!("illegal bestmove {token} in {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal)))
+    uci.to_move(pos).unwrap_or_else(|_| {
+        panic!(
+            "illegal bestmove {token} in {}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+        )
+    })
 }
 
 /// The score of the last `info ... score` line among `lines`: ("cp"|"mate", value).

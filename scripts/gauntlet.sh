@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Gauntlet: Ferrum against the Debian engines found on this machine, one
+# match.py match per opponent, then one table of the results from Ferrum's view.
+#   scripts/gauntlet.sh                      # defaults below
+#   GAMES=40 TC=5+0.05 PEERS="toga2 glaurung" scripts/gauntlet.sh
+# Every engine gets Threads=1, Hash=16 and OwnBook=false; match.py sets only the
+# options an engine advertises and warns about the rest.
+# Environment (defaults): FERRUM (target/release/ferrum), PEERS ("stockfish toga2
+# glaurung gnuchess"), GAMES per opponent (20), TC (10+0.1), CONCURRENCY (1),
+# BOOK (8moves_v3.epd), SEED (1: every opponent sees the same openings),
+# OUT (scripts/out/gauntlet: PGN and JSON per opponent).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+
+FERRUM="${FERRUM:-$repo/target/release/ferrum}"
+PEERS="${PEERS:-stockfish toga2 glaurung gnuchess}"
+GAMES="${GAMES:-20}"
+TC="${TC:-10+0.1}"
+CONCURRENCY="${CONCURRENCY:-1}"
+BOOK="${BOOK:-$repo/../shared/data/books/8moves_v3.epd}"
+SEED="${SEED:-1}"
+OUT="${OUT:-$repo/scripts/out/gauntlet}"
+
+die() { echo "gauntlet.sh: error: $*" >&2; exit 2; }
+
+[[ -x "$FERRUM" ]] || die "no Ferrum binary at '$FERRUM' (cargo build --release, or set FERRUM)"
+[[ -r "$BOOK" ]] || die "cannot read book '$BOOK'"
+mkdir -p "$OUT"
+
+# The UCI command of a peer, or nothing if it is not installed.
+# gnuchess speaks UCI only when asked to.
+peer_cmd() {
+    local path
+    path="$(command -v "/usr/games/$1" || command -v "$1" || true)"
+    [[ -n "$path" ]] || return 0
+    case "$1" in
+        gnuchess) echo "$path --uci" ;;
+        *) echo "$path" ;;
+    esac
+}
+
+common=(option.Threads=1 option.Hash=16 option.OwnBook=false)
+played=()
+for peer in $PEERS; do
+    cmd="$(peer_cmd "$peer")"
+    if [[ -z "$cmd" ]]; then
+        echo "== $peer: not installed, skipped"
+        continue
+    fi
+    echo "== ferrum vs $peer: $GAMES games at $TC"
+    rm -f "$OUT/$peer.pgn" "$OUT/$peer.json"
+    status=0
+    python3 "$here/match.py" \
+        --engine "cmd=$FERRUM" name=ferrum "${common[@]}" \
+        --engine "cmd=$cmd" "name=$peer" "${common[@]}" \
+        --tc "$TC" --games "$GAMES" --concurrency "$CONCURRENCY" --book "$BOOK" --seed "$SEED" \
+        --pgn "$OUT/$peer.pgn" --json "$OUT/$peer.json" --report-every 5 || status=$?
+    # A broken opponent should not cost the other matches; its row says so.
+    [[ $status -eq 0 ]] || echo "== $peer: match.py exited with status $status"
+    played+=("$peer")
+done
+
+((${#played[@]})) || die "no opponent could be played (PEERS=\"$PEERS\")"
+
+echo
+python3 - "$OUT" "${played[@]}" <<'EOF'
+import json, math, sys
+out, peers = sys.argv[1], sys.argv[2:]
+
+def elo(value, error):
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value + 0.0:+.1f} +/- " + (f"{error:.1f}" if math.isfinite(error) else "inf")
+
+print(f"{'opponent':<12}{'games':>6}  {'W/D/L':<11}{'score':>8}  {'Elo (Ferrum)':<20}forfeits (Ferrum/opp)")
+for peer in peers:
+    try:
+        with open(f"{out}/{peer}.json") as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        print(f"{peer:<12}  no result")
+        continue
+    pairs = s["pairs"] > 0
+    e = elo(s["penta_elo"], s["penta_elo_error"]) if pairs else elo(s["elo"], s["elo_error"])
+    fails = [sum(s["failures"][n].values()) for n in s["engines"]]
+    wdl = f"{s['wins']}/{s['draws']}/{s['losses']}"
+    print(f"{peer:<12}{s['games']:>6}  {wdl:<11}{100 * s['score']:>7.1f}%  {e:<20}{fails[0]}/{fails[1]}"
+          + ("" if s["status"] == "finished" else f"  ({s['status']})"))
+EOF

@@ -1,0 +1,170 @@
+//! Properties of the search through the library: agreement with the plain-negamax oracle,
+//! draw rules, and mate scores.
+
+use ferrum::position::Game;
+use ferrum::search::driver;
+use ferrum::search::negamax::Searcher;
+use ferrum::search::reference;
+use ferrum::search::score::{INFINITY, MATE};
+use ferrum::search::time::{Clock, Limits, StopToken};
+use ferrum::search::tt::TranspositionTable;
+use shakmaty::Position;
+
+/// Deterministic pseudo-random numbers (64-bit LCG), so the position set never changes.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+/// Positions reached by random legal moves from varied starts: openings, middlegames with
+/// captures available, endgames.
+fn sample_positions(count: usize) -> Vec<Game> {
+    let starts = ferrum::bench::POSITIONS;
+    let mut rng = Lcg(0x00C0_FFEE);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let fen = starts[out.len() % starts.len()];
+        let mut game = Game::from_fen(fen, false).unwrap();
+        let plies = rng.next() % 4;
+        for _ in 0..plies {
+            let moves = game.pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next() as usize) % moves.len()];
+            game.play(m);
+        }
+        out.push(game);
+    }
+    out
+}
+
+/// Nodes the unpruned oracle may spend on one position.
+const ORACLE_BUDGET: u64 = 200_000;
+
+fn oracle(game: &Game, depth: i32) -> Option<i32> {
+    let mut budget = ORACLE_BUDGET;
+    reference::negamax(
+        &game.pos,
+        depth,
+        0,
+        &mut game.repetition_keys(),
+        &mut budget,
+    )
+}
+
+#[test]
+fn alpha_beta_without_table_equals_plain_negamax_on_200_positions() {
+    let tt = TranspositionTable::new(1).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let positions = sample_positions(600);
+    let mut compared = [0; 4];
+    let mut skipped = 0;
+    for (i, game) in positions.iter().enumerate() {
+        let depth = 1 + (i % 3) as i32;
+        // Positions whose unpruned quiescence explodes are skipped (counted below).
+        let Some(slow) = oracle(game, depth) else {
+            skipped += 1;
+            continue;
+        };
+        let mut searcher = Searcher::new(&tt, &clock, game.repetition_keys());
+        searcher.use_tt = false;
+        let fast = searcher.negamax(&game.pos, depth, -INFINITY, INFINITY, 0);
+        assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
+        compared[depth as usize] += 1;
+    }
+    assert!(
+        compared.iter().sum::<usize>() >= 200,
+        "compared {compared:?}, skipped {skipped}"
+    );
+    assert!(
+        compared[1..].iter().all(|&n| n >= 60),
+        "compared {compared:?}"
+    );
+}
+
+#[test]
+fn alpha_beta_with_narrow_windows_bounds_the_true_value() {
+    // Fail-soft: a search outside the window still returns a bound on the right side.
+    let tt = TranspositionTable::new(1).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    for game in sample_positions(40) {
+        let Some(truth) = oracle(&game, 2) else {
+            continue;
+        };
+        let mut s = Searcher::new(&tt, &clock, game.repetition_keys());
+        s.use_tt = false;
+        let high = s.negamax(&game.pos, 2, truth + 1, truth + 50, 0);
+        assert!(high <= truth, "fail-low {high} above true {truth}");
+        let low = s.negamax(&game.pos, 2, truth - 50, truth - 1, 0);
+        assert!(low >= truth, "fail-high {low} below true {truth}");
+    }
+}
+
+fn search(game: &Game, depth: u32) -> driver::SearchResult {
+    let tt = TranspositionTable::new(4).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    driver::search(game, &limits, &tt, &clock, &mut |_| {})
+}
+
+#[test]
+fn repeating_a_position_is_a_draw_that_saves_a_lost_game() {
+    // Black is a queen up; White's knight can return to a square that repeats the position.
+    let mut game = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
+    game.apply_moves(&["g1f3", "d8d7", "f3g1", "d7d8"]).unwrap();
+    for depth in 1..=4 {
+        let r = search(&game, depth);
+        assert_eq!(r.last.score, 0, "depth {depth}");
+        assert_eq!(r.best.map(|m| game.uci(m)).as_deref(), Some("g1f3"));
+    }
+    // Without the history the same position is just lost material.
+    let fresh = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
+    assert!(search(&fresh, 3).last.score < -500);
+}
+
+#[test]
+fn fifty_move_rule_draws_unless_the_last_move_mates() {
+    let lost = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 99 80", false).unwrap();
+    assert_eq!(search(&lost, 3).last.score, 0);
+    let mating = Game::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", false).unwrap();
+    let r = search(&mating, 3);
+    assert_eq!(r.last.score, MATE - 1);
+    assert_eq!(r.best.map(|m| mating.uci(m)).as_deref(), Some("a1a8"));
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    for fen in [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KB3/8/8 b - - 0 1",
+        "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+    ] {
+        let g = Game::from_fen(fen, false).unwrap();
+        assert_eq!(search(&g, 4).last.score, 0, "{fen}");
+    }
+}
+
+#[test]
+fn mate_scores_count_plies_from_the_root_and_shorter_mates_win() {
+    // Mate in one (Ra8) and mate in two are both available: the shorter one is chosen.
+    let g = Game::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
+    let r = search(&g, 5);
+    assert_eq!(r.last.score, MATE - 1);
+    // Two rooks ladder: mate in two moves, three plies.
+    let g = Game::from_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", false).unwrap();
+    assert_eq!(search(&g, 5).last.score, MATE - 3);
+    // The side to move is mated next move: a negative mate two plies away.
+    let g = Game::from_fen("k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1", false).unwrap();
+    assert_eq!(search(&g, 4).last.score, -MATE + 2);
+}
