@@ -109,7 +109,9 @@ impl Engine {
             }
             Command::Perft { depth, divide } => {
                 self.wait_for_search();
-                perft::run_divide(&self.game, depth, divide, &self.out);
+                let config = perft::PerftConfig::default();
+                let (nodes, ms) = perft::run_divide(&self.game, depth, divide, config, &self.out);
+                log::info!("perft {depth}: {nodes} nodes in {ms} ms");
             }
             Command::Stop => self.wait_for_search(),
             Command::PonderHit => {}

@@ -7,14 +7,18 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use ferrum::engine::{Engine, Message};
+use ferrum::perft::{self, PerftConfig};
+use ferrum::search::time::Limits;
 use ferrum::search::time::{Signals, StopToken};
 use ferrum::uci::output::Out;
 use ferrum::uci::parse::{Command, parse_line};
-use ferrum::{bench, perft, position::Game};
+use ferrum::{bench, epd, position::Game};
 
 const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdout
        ferrum bench [DEPTH]        search the bench positions, print nodes and nps
-       ferrum perft DEPTH [--fen FEN] [--divide]
+       ferrum perft DEPTH [--fen FEN] [--divide] [--threads N] [--hash MB]
+       ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
+       ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--json FILE]
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -22,57 +26,159 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => uci_loop(),
-        Some("bench") => match args.get(1).map(|d| d.parse::<u32>()) {
-            None => bench::run(None, &Out::stdout()),
-            Some(Ok(d)) if d > 0 => bench::run(Some(d), &Out::stdout()),
-            Some(_) => return fail(&format!("bench: bad depth '{}'", args[1])),
-        },
-        Some("perft") => {
-            if let Err(e) = perft_command(&args[1..]) {
-                return fail(&e);
-            }
+    let result = match args.first().map(String::as_str) {
+        None => {
+            uci_loop();
+            Ok(())
         }
-        Some("--version" | "-V") => println!("{}", ferrum::engine::NAME),
-        Some("--help" | "-h" | "help") => println!("{USAGE}"),
-        Some(other) => return fail(&format!("unknown command '{other}'")),
+        Some("bench") => match args.get(1).map(|d| d.parse::<u32>()) {
+            None => Ok(bench::run(None, &Out::stdout())),
+            Some(Ok(d)) if d > 0 => Ok(bench::run(Some(d), &Out::stdout())),
+            Some(_) => Err(format!("bench: bad depth '{}'", args[1])),
+        },
+        Some("perft") => perft_command(&args[1..]),
+        Some("epd") => epd_command(&args[1..]),
+        Some("--version" | "-V") => {
+            println!("{}", ferrum::engine::NAME);
+            Ok(())
+        }
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("ferrum: {msg}\n{USAGE}");
+            ExitCode::from(2)
+        }
     }
-    ExitCode::SUCCESS
 }
 
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("ferrum: {msg}\n{USAGE}");
-    ExitCode::from(2)
+/// Command-line flags: `--name value` pairs, `--switch`es and positional arguments.
+struct Flags {
+    positional: Vec<String>,
+    named: Vec<(String, Option<String>)>,
+}
+
+impl Flags {
+    /// `takes_value` lists the flags followed by a value; any other `--x` is a switch.
+    fn parse(args: &[String], takes_value: &[&str], switches: &[&str]) -> Result<Flags, String> {
+        let mut flags = Flags {
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if takes_value.contains(&a.as_str()) {
+                let v = it.next().ok_or(format!("{a} needs a value"))?;
+                flags.named.push((a.clone(), Some(v.clone())));
+            } else if switches.contains(&a.as_str()) {
+                flags.named.push((a.clone(), None));
+            } else if a.starts_with("--") {
+                return Err(format!("unknown flag '{a}'"));
+            } else {
+                flags.positional.push(a.clone());
+            }
+        }
+        Ok(flags)
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.named
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.named.iter().any(|(n, _)| n == name)
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
+        self.value(name)
+            .map(|v| v.parse().map_err(|_| format!("{name}: bad value '{v}'")))
+            .transpose()
+    }
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
 }
 
 fn perft_command(args: &[String]) -> Result<(), String> {
-    let mut depth = None;
-    let mut fen = None;
-    let mut divide = false;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--fen" => {
-                fen = Some(args.get(i + 1).ok_or("--fen needs a FEN")?.clone());
-                i += 1;
-            }
-            "--divide" => divide = true,
-            d => {
-                depth = Some(
-                    d.parse::<u32>()
-                        .map_err(|_| format!("perft: bad depth '{d}'"))?,
-                )
-            }
-        }
-        i += 1;
+    let flags = Flags::parse(
+        args,
+        &["--fen", "--threads", "--hash", "--suite", "--max-depth"],
+        &["--divide"],
+    )?;
+    let defaults = PerftConfig::default();
+    let config = PerftConfig {
+        hash_mb: flags.number("--hash")?.unwrap_or(defaults.hash_mb),
+        threads: flags
+            .number("--threads")?
+            .unwrap_or(defaults.threads)
+            .max(1),
+    };
+    let out = Out::stdout();
+    if let Some(path) = flags.value("--suite") {
+        let text = read_file(path)?;
+        let max_depth = flags.number("--max-depth")?.unwrap_or(u32::MAX);
+        let start = std::time::Instant::now();
+        let (_, failed) = perft::run_suite(&text, max_depth, config, &out);
+        eprintln!("suite time: {} ms", start.elapsed().as_millis());
+        return if failed == 0 {
+            Ok(())
+        } else {
+            Err(format!("{failed} perft suite position(s) failed"))
+        };
     }
-    let depth = depth.ok_or("perft: missing depth")?;
-    let game = match fen {
-        Some(f) => Game::from_fen(&f, false)?,
+    let depth: u32 = match flags.positional.first() {
+        Some(d) => d.parse().map_err(|_| format!("perft: bad depth '{d}'"))?,
+        None => return Err("perft: missing depth".to_string()),
+    };
+    let game = match flags.value("--fen") {
+        Some(f) => Game::from_fen(f, false)?,
         None => Game::default(),
     };
-    perft::run_divide(&game, depth, divide, &Out::stdout());
+    let (nodes, ms) = perft::run_divide(&game, depth, flags.has("--divide"), config, &out);
+    eprintln!(
+        "perft {depth}: {nodes} nodes in {ms} ms ({} nps, {} thread(s), hash {} MB)",
+        nodes * 1000 / ms.max(1),
+        config.threads,
+        config.hash_mb
+    );
+    Ok(())
+}
+
+fn epd_command(args: &[String]) -> Result<(), String> {
+    let flags = Flags::parse(
+        args,
+        &["--movetime", "--depth", "--nodes", "--hash", "--json"],
+        &[],
+    )?;
+    let [path] = flags.positional.as_slice() else {
+        return Err("epd: give exactly one EPD file".to_string());
+    };
+    let text = read_file(path)?;
+    let mut limits = Limits {
+        movetime: flags.number("--movetime")?,
+        depth: flags.number("--depth")?,
+        nodes: flags.number("--nodes")?,
+        ..Limits::default()
+    };
+    if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
+        limits.movetime = Some(1000);
+    }
+    let hash = flags.number("--hash")?.unwrap_or(16);
+    let outcomes = epd::run(path, &text, &limits, hash, &Out::stdout());
+    if let Some(json) = flags.value("--json") {
+        std::fs::write(json, epd::to_json(path, &outcomes))
+            .map_err(|e| format!("cannot write '{json}': {e}"))?;
+    }
     Ok(())
 }
 

@@ -1,0 +1,71 @@
+//! The `epd` and `bench` subcommands as users run them.
+
+use std::process::Command;
+
+fn ferrum(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    let (code_a, a) = ferrum(&["bench", "3"]);
+    let (code_b, b) = ferrum(&["bench", "3"]);
+    assert_eq!((code_a, code_b), (0, 0));
+    let nodes = |s: &str| {
+        let last = s.lines().last().unwrap().to_string();
+        let t: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!((t.len(), t[1], t[3]), (4, "nodes", "nps"), "{last}");
+        t[0].parse::<u64>().unwrap()
+    };
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(nodes(&a) > 1000);
+    assert_eq!(
+        a.lines().filter(|l| l.starts_with("position")).count(),
+        ferrum::bench::POSITIONS.len()
+    );
+}
+
+#[test]
+fn epd_suite_reports_each_position_and_the_solved_count() {
+    let dir = std::env::temp_dir().join(format!("ferrum-epd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mini.epd");
+    std::fs::write(
+        &file,
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate1\";\n\
+         this line is not epd\n\
+         r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - bm Qxf7#; id \"scholar\";\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - am Ra8#; id \"avoid\";\n",
+    )
+    .unwrap();
+    let json = dir.join("out.json");
+    let path = file.to_str().unwrap();
+    let (code, out) = ferrum(&[
+        "epd",
+        path,
+        "--depth",
+        "3",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("mate1") && out.contains("scholar") && out.contains("avoid"),
+        "{out}"
+    );
+    assert!(out.contains("line 2: skipped"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), format!("{path} solved 2/4"));
+    let j = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        j.contains("\"solved\": 2") && j.contains("\"searched\": 3"),
+        "{j}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
