@@ -31,11 +31,7 @@ fn main() -> ExitCode {
             uci_loop();
             Ok(())
         }
-        Some("bench") => match args.get(1).map(|d| d.parse::<u32>()) {
-            None => Ok(bench::run(None, &Out::stdout())),
-            Some(Ok(d)) if d > 0 => Ok(bench::run(Some(d), &Out::stdout())),
-            Some(_) => Err(format!("bench: bad depth '{}'", args[1])),
-        },
+        Some("bench") => bench_command(args.get(1)),
         Some("perft") => perft_command(&args[1..]),
         Some("epd") => epd_command(&args[1..]),
         Some("--version" | "-V") => {
@@ -103,6 +99,18 @@ impl Flags {
             .map(|v| v.parse().map_err(|_| format!("{name}: bad value '{v}'")))
             .transpose()
     }
+}
+
+fn bench_command(depth: Option<&String>) -> Result<(), String> {
+    let depth = match depth {
+        None => None,
+        Some(d) => match d.parse::<u32>() {
+            Ok(d) if d > 0 => Some(d),
+            _ => return Err(format!("bench: bad depth '{d}'")),
+        },
+    };
+    bench::run(depth, &Out::stdout());
+    Ok(())
 }
 
 fn read_file(path: &str) -> Result<String, String> {
