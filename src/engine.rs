@@ -109,19 +109,25 @@ impl Engine {
             }
             Command::Perft { depth, divide } => {
                 self.wait_for_search();
-                let config = perft::PerftConfig::default();
-                let (nodes, ms) = perft::run_divide(&self.game, depth, divide, config, &self.out);
-                log::info!("perft {depth}: {nodes} nodes in {ms} ms");
+                let game = self.game.clone();
+                let out = self.out.clone();
+                let token = msg.token;
+                self.spawn_worker(move || {
+                    let config = perft::PerftConfig::default();
+                    let (nodes, ms) =
+                        perft::run_divide(&game, depth, divide, config, Some(&token), &out);
+                    log::info!("perft {depth}: {nodes} nodes in {ms} ms");
+                });
             }
             Command::Stop => self.wait_for_search(),
             Command::PonderHit => {}
             Command::Quit => return false,
             Command::Bench(depth) => {
                 self.wait_for_search();
-                bench::run(depth, &self.out);
+                let out = self.out.clone();
+                self.spawn_worker(move || bench::run(depth, &out));
             }
             Command::Display => {
-                self.wait_for_search();
                 let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);
                 self.out.info_string(&format!("fen {fen}"));
                 self.out
@@ -160,15 +166,7 @@ impl Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::parse(name, value) {
-            Ok(Change::Hash(mb)) => match TranspositionTable::new(mb) {
-                Ok(tt) => {
-                    self.tt = Arc::new(tt);
-                    self.options.hash_mb = mb;
-                }
-                Err(e) => self
-                    .out
-                    .info_string(&format!("error: {e}; keeping {} MB", self.options.hash_mb)),
-            },
+            Ok(Change::Hash(mb)) => self.resize_hash(mb),
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::MoveOverhead(ms)) => self.options.move_overhead_ms = ms,
             Ok(Change::Ponder(on)) => self.options.ponder = on,
@@ -184,24 +182,83 @@ impl Engine {
         }
     }
 
-    fn start_search(&mut self, limits: Limits, token: StopToken) {
+    /// The old table is freed before the new one is made, so both never need memory at
+    /// once; if the new size cannot be had, the old size is made again.
+    fn resize_hash(&mut self, mb: usize) {
+        let old_mb = self.options.hash_mb;
+        match TranspositionTable::new(1) {
+            Ok(small) => self.tt = Arc::new(small),
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                return;
+            }
+        }
+        match TranspositionTable::new(mb).or_else(|e| {
+            self.out
+                .info_string(&format!("error: {e}; keeping {old_mb} MB"));
+            TranspositionTable::new(old_mb)
+        }) {
+            Ok(tt) => {
+                self.options.hash_mb = tt.size_mb().max(1);
+                self.tt = Arc::new(tt);
+            }
+            Err(e) => {
+                self.options.hash_mb = 1;
+                self.out
+                    .info_string(&format!("error: {e}; using a 1 MB table"));
+            }
+        }
+    }
+
+    /// Runs long work (a search, perft, bench) off the engine thread, so `isready` is still
+    /// answered; the next state-changing command waits for it.
+    fn spawn_worker(&mut self, work: impl FnOnce() + Send + 'static) -> bool {
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(work);
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(handle);
+                true
+            }
+            Err(e) => {
+                log::error!("cannot start a worker thread: {e}");
+                self.out
+                    .info_string(&format!("error: cannot start a worker thread: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Keeps the legal `searchmoves`, naming each token that is not.
+    fn checked_searchmoves(&self, tokens: &[String]) -> Vec<String> {
+        let mut good = Vec::new();
+        for t in tokens {
+            match self.game.parse_move(t) {
+                Ok(_) => good.push(t.clone()),
+                Err(e) => self.out.info_string(&format!("error: searchmoves: {e}")),
+            }
+        }
+        if good.is_empty() && !tokens.is_empty() {
+            self.out
+                .info_string("error: no legal move among searchmoves; searching all moves");
+        }
+        good
+    }
+
+    fn start_search(&mut self, mut limits: Limits, token: StopToken) {
+        limits.searchmoves = self.checked_searchmoves(&limits.searchmoves);
         let game = self.game.clone();
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || search_and_report(&game, &limits, &tt, &out, token, overhead));
-        match spawned {
-            Ok(handle) => self.search = Some(handle),
-            Err(e) => {
-                log::error!("cannot start a search thread: {e}");
-                self.out
-                    .info_string(&format!("error: cannot start a search thread: {e}"));
-                let first = self.game.pos.legal_moves().first().copied();
-                self.out.line(&bestmove_line(first, None, self.game.mode));
-            }
+        let started = self
+            .spawn_worker(move || search_and_report(&game, &limits, &tt, &out, token, overhead));
+        if !started {
+            let first = self.game.pos.legal_moves().first().copied();
+            self.out.line("info depth 0 score cp 0");
+            self.out.line(&bestmove_line(first, None, self.game.mode));
         }
     }
 }
@@ -246,6 +303,7 @@ pub fn search_and_report(
             out.info_string(&format!(
                 "error: search failed ({msg}); playing a legal move"
             ));
+            out.line("info depth 0 score cp 0");
             let first = game.pos.legal_moves().first().copied();
             out.line(&bestmove_line(first, None, mode));
         }

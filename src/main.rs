@@ -152,7 +152,7 @@ fn perft_command(args: &[String]) -> Result<(), String> {
         Some(f) => Game::from_fen(f, false)?,
         None => Game::default(),
     };
-    let (nodes, ms) = perft::run_divide(&game, depth, flags.has("--divide"), config, &out);
+    let (nodes, ms) = perft::run_divide(&game, depth, flags.has("--divide"), config, None, &out);
     eprintln!(
         "perft {depth}: {nodes} nodes in {ms} ms ({} nps, {} thread(s), hash {} MB)",
         nodes * 1000 / ms.max(1),

@@ -8,6 +8,7 @@ use std::time::Instant;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::position::{Game, zobrist};
+use crate::search::time::StopToken;
 use crate::uci::output::Out;
 
 /// How a perft run is done: table size (0 = none) and threads.
@@ -79,12 +80,18 @@ impl PerftTable {
 
 /// Number of legal move sequences of length `depth`; the last ply is counted, not played.
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
-    count(pos, depth, None)
+    count(pos, depth, None, None)
 }
 
-fn count(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> u64 {
+/// Below this depth a subtree is too small to be worth a stop check.
+const STOP_CHECK_DEPTH: u32 = 4;
+
+fn count(pos: &Chess, depth: u32, table: Option<&PerftTable>, stop: Option<&StopToken>) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if depth >= STOP_CHECK_DEPTH && stop.is_some_and(StopToken::stop_requested) {
+        return 0;
     }
     let moves = pos.legal_moves();
     if depth == 1 {
@@ -101,7 +108,7 @@ fn count(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> u64 {
         .map(|m| {
             let mut child = pos.clone();
             child.play_unchecked(*m);
-            count(&child, depth - 1, table)
+            count(&child, depth - 1, table, stop)
         })
         .sum();
     if let Some((t, k)) = key {
@@ -118,15 +125,17 @@ pub fn divide(
     config: PerftConfig,
 ) -> (Vec<(String, u64)>, u64) {
     let table = PerftTable::new(config.hash_mb);
-    divide_with(pos, depth, mode, config.threads, table.as_ref())
+    divide_with(pos, depth, mode, config.threads, table.as_ref(), None)
 }
 
+/// As `divide`; a `stop` request makes the counts meaningless (the caller says so).
 fn divide_with(
     pos: &Chess,
     depth: u32,
     mode: CastlingMode,
     threads: usize,
     table: Option<&PerftTable>,
+    stop: Option<&StopToken>,
 ) -> (Vec<(String, u64)>, u64) {
     if depth == 0 {
         return (Vec::new(), 1);
@@ -141,7 +150,7 @@ fn divide_with(
             let Some(m) = moves.get(i) else { break };
             let mut child = pos.clone();
             child.play_unchecked(*m);
-            counts[i].store(count(&child, depth - 1, table), Ordering::Relaxed);
+            counts[i].store(count(&child, depth - 1, table, stop), Ordering::Relaxed);
         }
     };
     let threads = threads.clamp(1, moves.len().max(1));
@@ -167,10 +176,23 @@ pub fn run_divide(
     depth: u32,
     show_moves: bool,
     config: PerftConfig,
+    stop: Option<&StopToken>,
     out: &Out,
 ) -> (u64, u64) {
     let start = Instant::now();
-    let (rows, total) = divide(&game.pos, depth, game.mode, config);
+    let table = PerftTable::new(config.hash_mb);
+    let (rows, total) = divide_with(
+        &game.pos,
+        depth,
+        game.mode,
+        config.threads,
+        table.as_ref(),
+        stop,
+    );
+    if stop.is_some_and(StopToken::stop_requested) {
+        out.info_string(&format!("perft {depth} stopped; no count"));
+        return (0, start.elapsed().as_millis() as u64);
+    }
     if show_moves {
         for (m, n) in rows {
             out.line(&format!("{m}: {n}"));
@@ -241,7 +263,15 @@ pub fn run_suite(text: &str, max_depth: u32, config: PerftConfig, out: &Out) -> 
         };
         let mut ok = true;
         for &(depth, want) in entry.expected.iter().filter(|(d, _)| *d <= max_depth) {
-            let got = divide_with(&game.pos, depth, game.mode, config.threads, table.as_ref()).1;
+            let got = divide_with(
+                &game.pos,
+                depth,
+                game.mode,
+                config.threads,
+                table.as_ref(),
+                None,
+            )
+            .1;
             if got != want {
                 out.line(&format!(
                     "line {}: FAIL {} depth {depth} expected {want} got {got}",

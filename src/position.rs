@@ -14,6 +14,29 @@ pub fn zobrist(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// Repetition draw for the last of `keys` (which reach back to the last irreversible move at
+/// most `halfmoves` plies). A position repeated inside the search tree (at most `ply` plies
+/// back) is a draw at once, since the side that could avoid it did not; one that only
+/// repeats positions from before the root needs two earlier occurrences, a real threefold.
+pub fn is_repetition_draw(keys: &[u64], halfmoves: u32, ply: usize) -> bool {
+    let n = keys.len();
+    let current = keys[n - 1];
+    let reach = (halfmoves as usize).min(n - 1);
+    let mut earlier = 0;
+    for back in (4..=reach).step_by(2) {
+        if keys[n - 1 - back] == current {
+            if back <= ply {
+                return true;
+            }
+            earlier += 1;
+            if earlier >= 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     pub pos: Chess,
@@ -68,11 +91,17 @@ impl Game {
         let pos = match parsed.clone().into_position::<Chess>(mode) {
             Ok(p) => p,
             Err(e) => {
-                // A Shredder-FEN or castling with an inner rook is Chess960 even when the
-                // GUI did not say so.
+                // Castling rights written as file letters (Shredder-FEN, X-FEN inner rooks)
+                // are Chess960 even when the GUI did not say so; plain KQkq rights that do
+                // not fit the board are dropped below instead.
                 let kinds = e.kinds();
+                let file_letters = fen
+                    .split_whitespace()
+                    .nth(2)
+                    .is_some_and(|c| c.chars().any(|ch| !"KQkq-".contains(ch)));
                 let as_960 = (kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS)
-                    && !chess960)
+                    && !chess960
+                    && file_letters)
                     .then(|| {
                         parsed
                             .clone()
@@ -185,6 +214,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g.mode, CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn impossible_kqkq_rights_are_dropped_not_read_as_chess960() {
+        let g = Game::from_fen("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", false).unwrap();
+        assert_eq!(g.mode, CastlingMode::Standard);
+        assert!(g.parse_move("e1g1").is_err());
     }
 
     #[test]

@@ -119,18 +119,29 @@ fn search(game: &Game, depth: u32) -> driver::SearchResult {
 }
 
 #[test]
-fn repeating_a_position_is_a_draw_that_saves_a_lost_game() {
-    // Black is a queen up; White's knight can return to a square that repeats the position.
-    let mut game = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
-    game.apply_moves(&["g1f3", "d8d7", "f3g1", "d7d8"]).unwrap();
+fn a_move_that_makes_threefold_repetition_is_a_draw_that_saves_a_lost_game() {
+    // Black is a queen up; knight and queen have shuffled so that Nf3-g1 now brings the
+    // position about for the third time.
+    let mut game = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 b - - 0 1", false).unwrap();
+    game.apply_moves(&["d8d7", "g1f3", "d7d8", "f3g1", "d8d7", "g1f3", "d7d8"])
+        .unwrap();
     for depth in 1..=4 {
         let r = search(&game, depth);
         assert_eq!(r.last.score, 0, "depth {depth}");
-        assert_eq!(r.best.map(|m| game.uci(m)).as_deref(), Some("g1f3"));
+        assert_eq!(r.best.map(|m| game.uci(m)).as_deref(), Some("f3g1"));
     }
-    // Without the history the same position is just lost material.
-    let fresh = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
-    assert!(search(&fresh, 3).last.score < -500);
+}
+
+#[test]
+fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
+    let mut game = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
+    game.apply_moves(&["g1f3", "d8d7", "f3g1", "d7d8"]).unwrap();
+    // Ng1-f3 repeats a position only for the second time: still a queen down.
+    assert!(search(&game, 1).last.score < -500);
+    // And the side a queen up does not fear a second occurrence either.
+    let mut ahead = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
+    ahead.apply_moves(&["g1f3", "d8d7", "f3g1"]).unwrap();
+    assert!(search(&ahead, 3).last.score > 500);
 }
 
 #[test]

@@ -380,3 +380,62 @@ fn chess960_castling_is_read_and_written_king_takes_rook() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn clocks_given_only_for_the_other_side_still_limit_the_search() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go btime 300");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+    s.send("go winc 100");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+    s.send("go wtime 9223372036854775807 btime 1 winc 4611686018427387904 movestogo 1 depth 3");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+}
+
+#[test]
+fn bad_searchmoves_are_named() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go depth 2 searchmoves e2e4 zz9z e7e5");
+    let lines = s.expect_prefix("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("zz9z"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("e7e5"))
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().nth(1),
+        Some("e2e4")
+    );
+}
+
+#[test]
+fn perft_runs_off_the_protocol_thread_and_stops() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go perft 3");
+    let lines = s.expect_prefix("Nodes searched");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        20
+    );
+    // A perft far too deep to finish: isready is still answered, stop ends it.
+    s.send("go perft 12");
+    s.is_ready();
+    s.send("stop");
+    s.expect_prefix("info string perft 12 stopped");
+    s.is_ready();
+}

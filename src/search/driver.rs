@@ -62,7 +62,9 @@ pub fn search(
     };
 
     // A mate in n moves is seen by a full-width search of 2n - 1 plies.
-    let mate_depth = limits.mate.map(|n| n.saturating_mul(2).saturating_add(1));
+    let mate_depth = limits
+        .mate
+        .map(|n| n.min(MAX_PLY as u32).saturating_mul(2).saturating_add(1));
     let max_depth = limits
         .depth
         .or(mate_depth)
@@ -87,6 +89,7 @@ pub fn search(
     if !candidates.is_empty() {
         for depth in 1..=max_depth {
             searcher.root_best = None;
+            searcher.root_hint = if last.depth > 0 { best } else { None };
             searcher.seldepth = 0;
             let score = searcher.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
             let finished = !searcher.stopped;
@@ -117,7 +120,7 @@ pub fn search(
                 break;
             }
             if let Some(n) = limits.mate
-                && score > MATE - 2 * n as i32
+                && i64::from(score) > i64::from(MATE) - 2 * i64::from(n)
             {
                 break;
             }

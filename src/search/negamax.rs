@@ -7,7 +7,7 @@ use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
-use crate::position::zobrist;
+use crate::position::{is_repetition_draw, zobrist};
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
@@ -65,6 +65,9 @@ pub struct Searcher<'a> {
     pub root_best: Option<(Move, i32)>,
     /// Off only in tests that compare against the reference search.
     pub use_tt: bool,
+    /// The previous iteration's best move, searched first at the root whatever the table
+    /// holds, so an unfinished iteration can only replace it with a move that beat it.
+    pub root_hint: Option<Move>,
 }
 
 impl<'a> Searcher<'a> {
@@ -81,6 +84,7 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             root_best: None,
             use_tt: true,
+            root_hint: None,
         }
     }
 
@@ -99,19 +103,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The current position (last key) occurred before within reach of the fifty-move
-    /// counter; one repetition is scored a draw.
-    fn is_repetition(&self, halfmoves: u32) -> bool {
-        let n = self.keys.len();
-        let current = self.keys[n - 1];
-        let reach = (halfmoves as usize).min(n - 1);
-        (4..=reach)
-            .step_by(2)
-            .any(|back| self.keys[n - 1 - back] == current)
-    }
-
-    fn is_draw(&self, pos: &Chess) -> bool {
-        if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
+    fn is_draw(&self, pos: &Chess, ply: usize) -> bool {
+        if is_repetition_draw(&self.keys, pos.halfmoves(), ply) || pos.is_insufficient_material() {
             return true;
         }
         // After fifty moves without capture or pawn move it is a draw, unless this is mate.
@@ -138,7 +131,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
     ) -> i32 {
         self.pv.clear(ply);
-        if ply > 0 && self.is_draw(pos) {
+        if ply > 0 && self.is_draw(pos, ply) {
             return DRAW;
         }
         if depth <= 0 || ply >= MAX_PLY {
@@ -155,7 +148,10 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
+        let tt_move = match (ply, self.root_hint) {
+            (0, Some(hint)) => PackedMove::new(hint),
+            _ => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
+        };
         if let Some(hit) = tt_hit
             && ply > 0
             && hit.depth >= depth
@@ -212,7 +208,8 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        if self.use_tt {
+        // A root searched over a subset of moves (searchmoves) says nothing true of the position.
+        if self.use_tt && (ply > 0 || self.root_moves.is_empty()) {
             self.tt.store(key, packed, best, 0, depth, bound, ply);
         }
         best

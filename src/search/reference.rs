@@ -6,7 +6,7 @@ use shakmaty::{Chess, Position};
 use super::ordering::is_tactical;
 use super::score::{DRAW, MAX_PLY, mated_in};
 use crate::eval::evaluate;
-use crate::position::zobrist;
+use crate::position::{is_repetition_draw, zobrist};
 
 /// Exact minimax value of `pos` searched `depth` plies full-width, then captures and
 /// promotions (all evasions in check) to the end. `keys` end with the key of `pos`.
@@ -19,7 +19,7 @@ pub fn negamax(
     keys: &mut Vec<u64>,
     budget: &mut u64,
 ) -> Option<i32> {
-    if ply > 0 && is_draw(pos, keys) {
+    if ply > 0 && is_draw(pos, keys, ply) {
         return Some(DRAW);
     }
     if depth <= 0 || ply >= MAX_PLY {
@@ -42,13 +42,10 @@ pub fn negamax(
     Some(best)
 }
 
-fn is_draw(pos: &Chess, keys: &[u64]) -> bool {
-    let n = keys.len();
-    let reach = (pos.halfmoves() as usize).min(n - 1);
-    let repeated = (4..=reach)
-        .step_by(2)
-        .any(|back| keys[n - 1 - back] == keys[n - 1]);
-    repeated || pos.is_insufficient_material() || (pos.halfmoves() >= 100 && !pos.is_checkmate())
+fn is_draw(pos: &Chess, keys: &[u64], ply: usize) -> bool {
+    is_repetition_draw(keys, pos.halfmoves(), ply)
+        || pos.is_insufficient_material()
+        || (pos.halfmoves() >= 100 && !pos.is_checkmate())
 }
 
 fn quiescence(pos: &Chess, ply: usize, budget: &mut u64) -> Option<i32> {

@@ -69,17 +69,22 @@ const MAX_MOVES_TO_GO: i64 = 50;
 const HARD_PER_SOFT: i64 = 4;
 /// ... but never past this share of the clock (in percent).
 const HARD_SHARE_OF_CLOCK: i64 = 60;
+/// ... and on the last move before the time control, this share (in percent).
+const LAST_MOVE_SHARE_OF_CLOCK: i64 = 90;
+/// Times beyond this (about 35 years, in ms) are taken as this, so arithmetic cannot overflow.
+pub const MAX_TIME_MS: i64 = 1 << 40;
 
 /// Soft limit (do not start another iteration after it) and hard limit (stop at once), in ms,
 /// from our clock, increment and moves to go, less the GUI's overhead.
 pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) -> (u64, u64) {
-    let avail = (time_left - overhead).max(0);
-    let inc = inc.max(0);
+    let time_left = time_left.clamp(-MAX_TIME_MS, MAX_TIME_MS);
+    let avail = (time_left - overhead.clamp(0, MAX_TIME_MS)).max(0);
+    let inc = inc.clamp(0, MAX_TIME_MS);
     let mtg = movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
         i64::from(m).clamp(1, MAX_MOVES_TO_GO)
     });
     let hard_cap = if mtg == 1 {
-        avail
+        avail * LAST_MOVE_SHARE_OF_CLOCK / 100
     } else {
         avail * HARD_SHARE_OF_CLOCK / 100
     };
@@ -103,13 +108,16 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(limits: &Limits, white_to_move: bool, overhead: i64, token: StopToken) -> Clock {
-        let (time, inc) = if white_to_move {
-            (limits.wtime, limits.winc)
+        let (own, other, inc) = if white_to_move {
+            (limits.wtime, limits.btime, limits.winc.or(limits.binc))
         } else {
-            (limits.btime, limits.binc)
+            (limits.btime, limits.wtime, limits.binc.or(limits.winc))
         };
+        // A GUI that sends only the other side's clock, or only increments, still means
+        // "play on a clock": borrow what was given rather than think forever.
+        let time = own.or(other).or(inc);
         let (soft, hard) = if let Some(mt) = limits.movetime {
-            let t = (mt - overhead).max(1) as u64;
+            let t = (mt.clamp(0, MAX_TIME_MS) - overhead.clamp(0, MAX_TIME_MS)).max(1) as u64;
             (Some(t), Some(t))
         } else if let Some(t) = time {
             let (s, h) = allot(t, inc.unwrap_or(0), limits.movestogo, overhead);
@@ -199,7 +207,25 @@ mod tests {
     #[test]
     fn last_move_before_time_control_may_use_almost_all_of_it() {
         let (soft, hard) = allot(1000, 0, Some(1), 50);
-        assert_eq!((soft, hard), (950, 950));
+        assert_eq!((soft, hard), (855, 855));
+    }
+
+    #[test]
+    fn extreme_values_do_not_overflow() {
+        let (soft, hard) = allot(i64::MIN, i64::MAX, Some(u32::MAX), i64::MAX);
+        assert_eq!((soft, hard), (0, 0));
+        let (soft, hard) = allot(i64::MAX, i64::MAX, None, 0);
+        assert!(soft <= hard && hard as i64 <= MAX_TIME_MS);
+    }
+
+    #[test]
+    fn missing_own_clock_borrows_the_other_one() {
+        let limits = Limits {
+            btime: Some(100),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, true, 0, StopToken::detached());
+        assert!(clock.hard.is_some_and(|h| h <= Duration::from_millis(100)));
     }
 
     #[test]

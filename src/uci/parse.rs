@@ -1,7 +1,7 @@
 //! Our own tokenizer for GUI-to-engine lines. It never panics and never drops data silently:
 //! anything it cannot use comes back as a warning naming the token.
 
-use crate::search::time::Limits;
+use crate::search::time::{Limits, MAX_TIME_MS};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -252,6 +252,11 @@ where
     T::try_from(clamped).map_err(|_| format!("go: bad value '{}' for '{key}'", shorten(t)))
 }
 
+/// Milliseconds, clamped so no time arithmetic can overflow.
+fn time(token: Option<&&str>, key: &str) -> Result<i64, String> {
+    number(token, key, -MAX_TIME_MS, MAX_TIME_MS)
+}
+
 fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
     let mut limits = Limits::default();
     let mut i = 0;
@@ -260,12 +265,15 @@ fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
         let value = args.get(i + 1);
         let mut consumed = 2;
         let result: Result<(), String> = match key {
-            "wtime" => number(value, key, i64::MIN, i64::MAX).map(|v| limits.wtime = Some(v)),
-            "btime" => number(value, key, i64::MIN, i64::MAX).map(|v| limits.btime = Some(v)),
-            "winc" => number(value, key, i64::MIN, i64::MAX).map(|v| limits.winc = Some(v)),
-            "binc" => number(value, key, i64::MIN, i64::MAX).map(|v| limits.binc = Some(v)),
-            "movetime" => number(value, key, i64::MIN, i64::MAX).map(|v| limits.movetime = Some(v)),
-            "movestogo" => number(value, key, 1, u32::MAX).map(|v| limits.movestogo = Some(v)),
+            "wtime" => time(value, key).map(|v| limits.wtime = Some(v)),
+            "btime" => time(value, key).map(|v| limits.btime = Some(v)),
+            "winc" => time(value, key).map(|v| limits.winc = Some(v)),
+            "binc" => time(value, key).map(|v| limits.binc = Some(v)),
+            "movetime" => time(value, key).map(|v| limits.movetime = Some(v)),
+            // `movestogo 0` is sent by some GUIs for "no time control ahead": treat as absent.
+            "movestogo" => {
+                number(value, key, 0, u32::MAX).map(|v| limits.movestogo = (v > 0).then_some(v))
+            }
             "depth" => number(value, key, 1, u32::MAX).map(|v| limits.depth = Some(v)),
             "nodes" => number(value, key, 1, u64::MAX).map(|v| limits.nodes = Some(v)),
             "mate" => number(value, key, 1, u32::MAX).map(|v| limits.mate = Some(v)),
@@ -371,6 +379,11 @@ mod tests {
         assert_eq!(l.nodes, Some(1_234_567_890_123_456));
         let (l, _) = go("go nodes 99999999999999999999999999");
         assert_eq!(l.nodes, Some(u64::MAX));
+        let (l, _) = go("go movetime -9223372036854775808 wtime 99999999999999999999 movestogo 0");
+        assert_eq!(
+            (l.movetime, l.wtime, l.movestogo),
+            (Some(-MAX_TIME_MS), Some(MAX_TIME_MS), None)
+        );
     }
 
     #[test]
