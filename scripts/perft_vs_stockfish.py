@@ -46,7 +46,7 @@ def main():
     if not Path(args.ferrum).exists():
         sys.exit(f"{args.ferrum} not found: cargo build --release")
 
-    print(f"{'position':<10} {'depth':>5} {'engine':<34} {'median s':>9} {'vs SF':>7}")
+    print(f"{'position':<10} {'depth':>5} {'engine':<40} {'median s':>9} {'vs SF':>7}")
     for name, fen, depth, expected in POSITIONS:
         variants = {
             "stockfish 15.1 go perft": (

@@ -13,6 +13,10 @@ import stats
 from engines import FAILURE_KINDS
 
 
+# Finished game pairs an SPRT needs before it may stop.
+MIN_SPRT_PAIRS = 10
+
+
 @dataclass(frozen=True)
 class Sprt:
     elo0: float
@@ -70,7 +74,9 @@ class Tally:
         return stats.llr_pentanomial(self.penta, self.sprt.elo0, self.sprt.elo1)
 
     def decision(self) -> Optional[str]:
-        if self.sprt is None:
+        # With a handful of pairs the sample variance is near zero and the LLR meaningless
+        # (one won pair alone crosses the H1 bound), so no decision before MIN_SPRT_PAIRS.
+        if self.sprt is None or self.pairs < MIN_SPRT_PAIRS:
             return None
         return stats.sprt_decision(self.llr(), *self.sprt.bounds())
 

@@ -134,8 +134,15 @@ impl Engine {
                     .info_string(&format!("key {:016x}", self.game.key()));
             }
             Command::Eval => {
+                let b = eval::breakdown(&self.game.pos);
                 self.out.info_string(&format!(
-                    "eval {} cp (side to move, material only)",
+                    "eval material+squares: middlegame {} endgame {} (White's view), phase {}/{}, \
+                     blended {}; side to move: {} cp",
+                    b.mg,
+                    b.eg,
+                    b.phase,
+                    eval::MAX_PHASE,
+                    b.white,
                     eval::evaluate(&self.game.pos)
                 ));
             }

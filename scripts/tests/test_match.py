@@ -61,6 +61,18 @@ class Bookkeeping(unittest.TestCase):
         self.assertEqual(tally.decision(), "H1")
         self.assertGreaterEqual(tally.llr(), 2.944)
 
+    def test_sprt_waits_for_enough_pairs_even_past_a_bound(self):
+        # One won pair has no variance: its LLR is past the bound but means nothing yet.
+        tally = Tally("a", "b", Sprt(0, 10, 0.05, 0.05))
+        tally.add(0, 1.0)
+        tally.add(0, 1.0)
+        self.assertGreater(tally.llr(), 2.944)
+        self.assertIsNone(tally.decision())
+        for pair in range(1, 10):
+            tally.add(pair, 1.0)
+            tally.add(pair, 1.0)
+        self.assertEqual(tally.decision(), "H1")
+
     def test_bad_score_is_rejected(self):
         with self.assertRaises(ValueError):
             Tally("a", "b").add(0, 0.25)
