@@ -1,8 +1,8 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{Picker, is_tactical};
+use super::ordering::{Heuristics, Picker, QuietOrder, is_tactical};
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
@@ -65,6 +65,7 @@ pub struct Searcher<'a> {
     pub root_best: Option<(Move, i32)>,
     /// Off only in tests that compare against the reference search.
     pub use_tt: bool,
+    heuristics: Heuristics,
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
     pub root_hint: Option<Move>,
@@ -84,6 +85,7 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             root_best: None,
             use_tt: true,
+            heuristics: Heuristics::default(),
             root_hint: None,
         }
     }
@@ -177,7 +179,14 @@ impl<'a> Searcher<'a> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for m in Picker::new(moves, tt_move) {
+        let mut quiets_tried = MoveList::new();
+        let order = QuietOrder {
+            heuristics: &self.heuristics,
+            ply,
+            side: pos.turn(),
+        };
+        let picker = Picker::new(moves, tt_move, Some(&order));
+        for m in picker {
             let child = self.play(pos, m);
             let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             self.unplay();
@@ -194,9 +203,16 @@ impl<'a> Searcher<'a> {
                         self.root_best = Some((m, score));
                     }
                     if score >= beta {
+                        if !is_tactical(m) {
+                            self.heuristics
+                                .on_cutoff(ply, pos.turn(), depth, m, &quiets_tried);
+                        }
                         break;
                     }
                 }
+            }
+            if !is_tactical(m) {
+                quiets_tried.push(m);
             }
         }
 
@@ -247,7 +263,7 @@ impl<'a> Searcher<'a> {
         if !in_check {
             moves.retain(|m| is_tactical(*m));
         }
-        for m in Picker::new(moves, PackedMove::NONE) {
+        for m in Picker::new(moves, PackedMove::NONE, None) {
             // No key is pushed: quiescence never looks for repetitions.
             let mut child = pos.clone();
             child.play_unchecked(m);

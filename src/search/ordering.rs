@@ -1,13 +1,75 @@
-//! Move ordering: the TT move first, then captures and promotions by MVV-LVA, then quiet moves.
+//! Move ordering: the TT move first, then captures and promotions by MVV-LVA, then the two
+//! killer moves of the ply, then quiet moves by their history score.
 
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{Color, Move, MoveList, Role};
 
+use super::score::MAX_PLY;
 use super::tt::PackedMove;
 use crate::eval::piece_value;
 
 /// Priority classes, far enough apart that no in-class score crosses into the next.
 const TT_MOVE: i32 = 1_000_000;
 const GOOD_TACTICAL: i32 = 100_000;
+const KILLER_1: i32 = 90_000;
+const KILLER_2: i32 = 89_000;
+/// History scores stay within this bound (the "gravity" pulls them back toward zero).
+const HISTORY_MAX: i32 = 16_384;
+
+/// What quiet moves caused cutoffs before: per ply the last two (killers), and per side,
+/// from-square and to-square a score that grows with the depth of each cutoff.
+pub struct Heuristics {
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+fn squares(m: Move) -> (usize, usize) {
+    let p = PackedMove::new(m).0;
+    ((p & 63) as usize, ((p >> 6) & 63) as usize)
+}
+
+impl Heuristics {
+    pub fn history(&self, side: Color, m: Move) -> i32 {
+        let (from, to) = squares(m);
+        self.history[side as usize][from][to]
+    }
+
+    /// A quiet move refuted the position: remember it as a killer and reward its history;
+    /// the quiet moves tried before it, which did not cut, are penalised.
+    pub fn on_cutoff(&mut self, ply: usize, side: Color, depth: i32, best: Move, tried: &[Move]) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != Some(best) {
+            k[1] = k[0];
+            k[0] = Some(best);
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX);
+        self.adjust(side, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.adjust(side, m, -bonus);
+            }
+        }
+    }
+
+    /// Moves an entry by `bonus`, less in proportion to how large it already is.
+    fn adjust(&mut self, side: Color, m: Move, bonus: i32) {
+        let (from, to) = squares(m);
+        let h = &mut self.history[side as usize][from][to];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply.min(MAX_PLY)]
+    }
+}
 
 /// Most valuable victim first, least valuable attacker breaking ties; a promotion counts as
 /// capturing the piece it becomes.
@@ -24,15 +86,32 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// Where quiet moves are ordered from: the heuristics, the ply and the side to move.
+pub struct QuietOrder<'a> {
+    pub heuristics: &'a Heuristics,
+    pub ply: usize,
+    pub side: Color,
+}
+
 /// Scores each move; the picker takes them highest first.
-pub fn score_moves(moves: &MoveList, tt_move: PackedMove, scores: &mut [i32]) {
+pub fn score_moves(
+    moves: &MoveList,
+    tt_move: PackedMove,
+    quiet: Option<&QuietOrder>,
+    scores: &mut [i32],
+) {
+    let killers = quiet.map_or([None; 2], |q| q.heuristics.killers(q.ply));
     for (m, s) in moves.iter().zip(scores.iter_mut()) {
         *s = if tt_move.matches(*m) {
             TT_MOVE
         } else if is_tactical(*m) {
             GOOD_TACTICAL + mvv_lva(*m)
+        } else if killers[0] == Some(*m) {
+            KILLER_1
+        } else if killers[1] == Some(*m) {
+            KILLER_2
         } else {
-            0
+            quiet.map_or(0, |q| q.heuristics.history(q.side, *m))
         };
     }
 }
@@ -45,9 +124,9 @@ pub struct Picker {
 }
 
 impl Picker {
-    pub fn new(moves: MoveList, tt_move: PackedMove) -> Picker {
+    pub fn new(moves: MoveList, tt_move: PackedMove, quiet: Option<&QuietOrder>) -> Picker {
         let mut scores = [0; 256];
-        score_moves(&moves, tt_move, &mut scores[..moves.len()]);
+        score_moves(&moves, tt_move, quiet, &mut scores[..moves.len()]);
         Picker {
             moves,
             scores,
@@ -89,7 +168,7 @@ mod tests {
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
         let moves = pos.legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let order: Vec<Move> = Picker::new(moves, PackedMove::new(quiet)).collect();
+        let order: Vec<Move> = Picker::new(moves, PackedMove::new(quiet), None).collect();
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].capture(), Some(Role::Queen));
         assert_eq!(order[1].role(), Role::Pawn);
@@ -102,5 +181,34 @@ mod tests {
             (Some(Role::Rook), Role::Queen)
         );
         assert!(order[4..].iter().all(|m| !m.is_capture()));
+    }
+
+    #[test]
+    fn killers_come_before_other_quiets_and_history_orders_the_rest() {
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let find = |s: &str| {
+            *moves
+                .iter()
+                .find(|m| m.to_uci(CastlingMode::Standard).to_string() == s)
+                .unwrap()
+        };
+        let mut h = Heuristics::default();
+        h.on_cutoff(3, Color::White, 4, find("g1f3"), &[]);
+        h.on_cutoff(3, Color::White, 2, find("d2d4"), &[find("a2a3")]);
+        h.on_cutoff(5, Color::White, 8, find("b1c3"), &[]);
+        let q = QuietOrder {
+            heuristics: &h,
+            ply: 3,
+            side: Color::White,
+        };
+        let order: Vec<String> = Picker::new(moves.clone(), PackedMove::NONE, Some(&q))
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        // Killers of ply 3, newest first; then b1c3 by its history; a2a3 was penalised: last.
+        assert_eq!(&order[..3], &["d2d4", "g1f3", "b1c3"]);
+        assert_eq!(order.last().map(String::as_str), Some("a2a3"));
+        assert!(h.history(Color::White, find("a2a3")) < 0);
+        assert_eq!(h.history(Color::Black, find("b1c3")), 0);
     }
 }
