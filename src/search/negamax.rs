@@ -3,7 +3,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Heuristics, Picker, QuietOrder, is_tactical};
-use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
@@ -11,6 +11,10 @@ use crate::position::{is_repetition_draw, zobrist};
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
+/// Null-move pruning: least depth, and reduction `base + depth / divisor`.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_BASE_REDUCTION: i32 = 2;
+const NULL_DEPTH_DIVISOR: i32 = 4;
 
 /// Principal variations collected bottom-up: row `ply` holds the best line from that ply.
 struct PvTable {
@@ -65,6 +69,10 @@ pub struct Searcher<'a> {
     pub root_best: Option<(Move, i32)>,
     /// Off only in tests that compare against the reference search.
     pub use_tt: bool,
+    /// Pruning that can change the result (null move); off for the oracle comparison.
+    pub prune: bool,
+    /// Whether the move into each ply was a null move.
+    after_null: [bool; MAX_PLY + 2],
     heuristics: Heuristics,
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
@@ -85,6 +93,8 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             root_best: None,
             use_tt: true,
+            prune: true,
+            after_null: [false; MAX_PLY + 2],
             heuristics: Heuristics::default(),
             root_hint: None,
         }
@@ -122,6 +132,38 @@ impl<'a> Searcher<'a> {
 
     fn unplay(&mut self) {
         self.keys.pop();
+    }
+
+    /// Null-move pruning: if passing the move still leaves us at or above beta after a
+    /// shallower search, a real move would too. Not in check, not twice in a row, and not
+    /// with only king and pawns (where passing may be the best move: zugzwang).
+    fn null_move(&mut self, pos: &Chess, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        if !self.prune
+            || ply == 0
+            || depth < NULL_MIN_DEPTH
+            || self.after_null[ply]
+            || beta.abs() >= MATE_BOUND
+            || pos.is_check()
+        {
+            return None;
+        }
+        let board = pos.board();
+        let ours = board.by_color(pos.turn());
+        if (ours & !(board.pawns() | board.kings())).is_empty() || evaluate(pos) < beta {
+            return None;
+        }
+        let null_pos = pos.clone().swap_turn().ok()?;
+        let reduction = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
+        self.keys.push(zobrist(&null_pos));
+        self.after_null[ply + 1] = true;
+        let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        self.after_null[ply + 1] = false;
+        self.keys.pop();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // A mate found after passing is not a real mate: claim only the bound.
+        Some(if score >= MATE_BOUND { beta } else { score })
     }
 
     pub fn negamax(
@@ -166,6 +208,10 @@ impl<'a> Searcher<'a> {
             if usable {
                 return hit.score;
             }
+        }
+
+        if let Some(score) = self.null_move(pos, depth, beta, ply) {
+            return score;
         }
 
         let mut moves = pos.legal_moves();
