@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
-use super::score::{INFINITY, MATE, MAX_PLY, mated_in};
+use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::time::{Clock, Limits};
 use super::tt::TranspositionTable;
 use crate::position::{Game, zobrist};
@@ -36,6 +36,41 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
     child.play_unchecked(best);
     let hit = tt.probe(zobrist(&child), 1)?;
     child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
+}
+
+/// Aspiration windows start this deep, this wide (centipawns) around the last score, and
+/// double on each failure until they give up and open fully.
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+const ASPIRATION_DELTA: i32 = 25;
+const ASPIRATION_MAX_DELTA: i32 = 1000;
+
+/// One iteration, first with a narrow window around the previous score: most iterations land
+/// inside it and search fewer nodes; a score outside it is searched again wider.
+fn aspiration_search(
+    searcher: &mut Searcher,
+    root: &Chess,
+    depth: i32,
+    previous: Option<i32>,
+) -> i32 {
+    let Some(prev) = previous.filter(|p| depth >= ASPIRATION_MIN_DEPTH && !is_mate(*p)) else {
+        return searcher.negamax(root, depth, -INFINITY, INFINITY, 0);
+    };
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = (prev - delta, prev + delta);
+    loop {
+        let score = searcher.negamax(root, depth, alpha, beta, 0);
+        if searcher.stopped || (score > alpha && score < beta) {
+            return score;
+        }
+        delta *= 2;
+        if delta > ASPIRATION_MAX_DELTA {
+            (alpha, beta) = (-INFINITY, INFINITY);
+        } else if score <= alpha {
+            alpha = (score - delta).max(-INFINITY);
+        } else {
+            beta = (score + delta).min(INFINITY);
+        }
+    }
 }
 
 /// Searches `game` within `limits`; `report` is called after every finished iteration.
@@ -91,7 +126,8 @@ pub fn search(
             searcher.root_best = None;
             searcher.root_hint = if last.depth > 0 { best } else { None };
             searcher.seldepth = 0;
-            let score = searcher.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+            let previous = (last.depth > 0).then_some(last.score);
+            let score = aspiration_search(&mut searcher, root, depth as i32, previous);
             let finished = !searcher.stopped;
             if finished {
                 pv = searcher.pv();

@@ -196,8 +196,11 @@ impl<'a> Searcher<'a> {
             (0, Some(hint)) => PackedMove::new(hint),
             _ => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
         };
+        // At PV nodes the table's score is not taken: the search goes on to find the line.
+        let pv_node = beta - alpha > 1;
         if let Some(hit) = tt_hit
             && ply > 0
+            && !pv_node
             && hit.depth >= depth
         {
             let usable = match hit.bound {
@@ -232,9 +235,20 @@ impl<'a> Searcher<'a> {
             side: pos.turn(),
         };
         let picker = Picker::new(moves, tt_move, Some(&order));
-        for m in picker {
+        for (i, m) in picker.enumerate() {
             let child = self.play(pos, m);
-            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            // Principal variation search: the first move gets the full window; the rest are
+            // only proved worse with a null window, and searched again if that fails.
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
             self.unplay();
             if self.stopped {
                 return best.max(DRAW);
