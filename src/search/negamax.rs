@@ -1,5 +1,7 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
+use std::sync::OnceLock;
+
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Heuristics, Picker, QuietOrder, is_tactical};
@@ -15,6 +17,25 @@ const POLL_INTERVAL: u64 = 1024;
 const NULL_MIN_DEPTH: i32 = 3;
 const NULL_BASE_REDUCTION: i32 = 2;
 const NULL_DEPTH_DIVISOR: i32 = 4;
+
+/// Late move reductions start at this depth and this move number (0-based).
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVES: usize = 3;
+
+/// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
+fn lmr_reduction(depth: i32, moves: usize) -> i32 {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    });
+    table[(depth as usize).min(63)][moves.min(63)]
+}
 
 /// Principal variations collected bottom-up: row `ply` holds the best line from that ply.
 struct PvTable {
@@ -225,6 +246,7 @@ impl<'a> Searcher<'a> {
             return if pos.is_check() { mated_in(ply) } else { DRAW };
         }
 
+        let in_check = pos.is_check();
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -242,7 +264,24 @@ impl<'a> Searcher<'a> {
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                // Late move reductions: quiet moves far down the ordering are searched less
+                // deep first; one that surprises is searched again at full depth.
+                let reduction = if self.prune
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && !in_check
+                    && !is_tactical(m)
+                    && !child.is_check()
+                {
+                    (lmr_reduction(depth, i) - i32::from(pv_node)).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduction > 0 && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
