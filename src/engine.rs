@@ -11,7 +11,7 @@ use shakmaty::{CastlingMode, EnPassantMode, Position, fen::Fen};
 use vampirc_uci::{Serializable, UciMessage};
 
 use crate::position::Game;
-use crate::search::driver;
+use crate::search::driver::{self, SEARCH_STACK_BYTES};
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::options::{self, Change, Options};
@@ -27,9 +27,6 @@ pub struct Message {
     pub command: Command,
     pub token: StopToken,
 }
-
-/// Stack for search threads: recursion to the maximum ply copies a position per ply.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 pub struct Engine {
     out: Out,
@@ -176,6 +173,8 @@ impl Engine {
             Ok(Change::Hash(mb)) => self.resize_hash(mb),
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::MoveOverhead(ms)) => self.options.move_overhead_ms = ms,
+            Ok(Change::Threads(n)) => self.options.threads = n,
+            Ok(Change::MultiPv(n)) => self.options.multipv = n,
             Ok(Change::Ponder(on)) => self.options.ponder = on,
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
@@ -256,12 +255,15 @@ impl Engine {
 
     fn start_search(&mut self, mut limits: Limits, token: StopToken) {
         limits.searchmoves = self.checked_searchmoves(&limits.searchmoves);
+        limits.multipv = self.options.multipv;
+        let threads = self.options.threads;
         let game = self.game.clone();
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
-        let started = self
-            .spawn_worker(move || search_and_report(&game, &limits, &tt, &out, token, overhead));
+        let started = self.spawn_worker(move || {
+            search_and_report(&game, &limits, &tt, &out, token, overhead, threads)
+        });
         if !started {
             let first = self.game.pos.legal_moves().first().copied();
             self.out.line("info depth 0 score cp 0");
@@ -287,11 +289,12 @@ pub fn search_and_report(
     out: &Out,
     token: StopToken,
     overhead: i64,
+    threads: usize,
 ) {
     let clock = Clock::new(limits, game.pos.turn().is_white(), overhead, token);
     let mode = game.mode;
     let result = catch_unwind(AssertUnwindSafe(|| {
-        driver::search(game, limits, tt, &clock, &mut |it| {
+        driver::search_threads(game, limits, tt, &clock, threads, &mut |it| {
             out.line(&info_line(it, mode))
         })
     }));

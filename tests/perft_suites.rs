@@ -84,3 +84,16 @@ fn perft_subcommand_rejects_bad_arguments() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn chess960_suite_slice_passes_to_depth_4() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/perft/fischer.epd"
+    );
+    let text = std::fs::read_to_string(path)
+        .expect("../shared/data/perft/fischer.epd beside the checkout");
+    let slice: String = text.lines().step_by(10).map(|l| format!("{l}\n")).collect();
+    let (passed, failed) = run_suite(&slice, 4, PerftConfig::default(), &quiet());
+    assert_eq!((passed, failed), (96, 0));
+}

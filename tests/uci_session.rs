@@ -439,3 +439,102 @@ fn perft_runs_off_the_protocol_thread_and_stops() {
     s.expect_prefix("info string perft 12 stopped");
     s.is_ready();
 }
+
+/// `(multipv index, score kind, score value, first pv move)` of the info lines at `depth`,
+/// the first of each index (the line repeated just before `bestmove` is left out).
+fn lines_at_depth(lines: &[String], depth: u32) -> Vec<(u32, String, i32, String)> {
+    let mut seen = std::collections::HashSet::new();
+    lines
+        .iter()
+        .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let at = |w: &str| t.iter().position(|x| *x == w).unwrap();
+            (
+                t[at("multipv") + 1].parse().unwrap(),
+                t[at("score") + 1].to_string(),
+                t[at("score") + 2].parse().unwrap(),
+                t[at("pv") + 1].to_string(),
+            )
+        })
+        .filter(|l| seen.insert(l.0))
+        .collect()
+}
+
+#[test]
+fn multipv_reports_the_best_lines_in_order_with_their_scores() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.expect_prefix("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 256")
+    );
+    s.send("setoption name MultiPV value 3");
+    // Ra8 mates at once; every other move merely keeps a rook against three pawns.
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("go depth 5");
+    let (lines, best) = s.bestmove();
+    let d5 = lines_at_depth(&lines, 5);
+    assert_eq!(
+        d5.iter().map(|l| l.0).collect::<Vec<_>>()[..3],
+        [1, 2, 3],
+        "{lines:?}"
+    );
+    assert_eq!(
+        (d5[0].1.as_str(), d5[0].2, d5[0].3.as_str()),
+        ("mate", 1, "a1a8")
+    );
+    assert_eq!((d5[1].1.as_str(), d5[2].1.as_str()), ("cp", "cp"));
+    assert!(d5[1].2 >= d5[2].2 && d5[2].2 > 100, "{d5:?}");
+    assert_ne!(d5[1].3, d5[2].3);
+    assert_eq!(best, "bestmove a1a8");
+    // With searchmoves, only those moves get lines, however many are asked for.
+    s.send("go depth 3 searchmoves g1f2 g1h1");
+    let (lines, _) = s.bestmove();
+    let d3 = lines_at_depth(&lines, 3);
+    let mut firsts: Vec<&str> = d3.iter().map(|l| l.3.as_str()).collect();
+    firsts.sort_unstable();
+    assert_eq!(firsts, ["g1f2", "g1h1"]);
+}
+
+#[test]
+fn two_threads_answer_every_go_mode_with_a_legal_move() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.expect_prefix("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Threads type spin default 1 min 1 max 256")
+    );
+    s.send("setoption name Threads value 2");
+    for mode in [
+        "go depth 6",
+        "go movetime 200",
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        "go nodes 20000",
+    ] {
+        s.send("position startpos moves e2e4 c7c5");
+        s.send(mode);
+        let (_, best) = s.bestmove();
+        let mut pos = Chess::default();
+        for m in ["e2e4", "c7c5"] {
+            let uci: shakmaty::uci::UciMove = m.parse().unwrap();
+            pos.play_unchecked(uci.to_move(&pos).unwrap());
+        }
+        legal_bestmove(&pos, &best);
+        s.is_ready();
+    }
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect_prefix("info depth 5");
+    s.is_ready();
+    s.send("stop");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+    s.send("setoption name Threads value 0");
+    let lines = s.read_until(|l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("Threads"));
+}

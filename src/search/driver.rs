@@ -1,6 +1,9 @@
 //! Iterative deepening: searches depth 1, 2, ... until a limit, reporting each iteration and
 //! keeping the best move of the deepest finished one.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
@@ -14,6 +17,8 @@ use crate::position::{Game, zobrist};
 pub struct Iteration {
     pub depth: u32,
     pub seldepth: u32,
+    /// 1 for the best line; 2, 3, ... for the next ones under MultiPV.
+    pub multipv: u32,
     pub score: i32,
     pub nodes: u64,
     pub elapsed_ms: u64,
@@ -73,7 +78,8 @@ fn aspiration_search(
     }
 }
 
-/// Searches `game` within `limits`; `report` is called after every finished iteration.
+/// Searches `game` within `limits` on this thread; `report` is called for every line of every
+/// finished iteration.
 pub fn search(
     game: &Game,
     limits: &Limits,
@@ -82,8 +88,88 @@ pub fn search(
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
+    main_search(game, limits, tt, clock, None, report)
+}
+
+/// Stack for search threads: recursion to the maximum ply copies a position per ply.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// Lazy SMP: `threads - 1` helpers search the same root through the shared table, so the
+/// main thread finds more of its tree already searched. Helpers start at alternating depths
+/// to spread out; only the main thread reports, decides time and picks the move. Node counts
+/// are summed over all threads.
+pub fn search_threads(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    clock: &Clock,
+    threads: usize,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    if threads <= 1 {
+        return search(game, limits, tt, clock, report);
+    }
+    tt.new_search();
+    let shared = AtomicU64::new(0);
+    let abort = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let helper_clock = Clock::helper(clock.token().clone(), Arc::clone(&abort));
+            let shared = &shared;
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper {id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    helper_search(game, limits, tt, &helper_clock, shared, id)
+                });
+            if let Err(e) = spawned {
+                log::warn!("helper thread {id} not started: {e}");
+            }
+        }
+        let result = main_search(game, limits, tt, clock, Some(&shared), report);
+        abort.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// A helper's iterative deepening: no reports, no time of its own; it stops when the main
+/// thread is done.
+fn helper_search(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    clock: &Clock,
+    shared: &AtomicU64,
+    id: usize,
+) {
+    let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+    searcher.share_nodes(shared);
+    searcher.root_moves = limits
+        .searchmoves
+        .iter()
+        .filter_map(|t| game.parse_move(t).ok())
+        .collect();
+    for depth in (1 + id % 2)..MAX_PLY {
+        searcher.negamax(&game.pos, depth as i32, -INFINITY, INFINITY, 0);
+        if searcher.stopped {
+            break;
+        }
+    }
+}
+
+fn main_search(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    clock: &Clock,
+    shared: Option<&AtomicU64>,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
     let root = &game.pos;
     let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+    if let Some(counter) = shared {
+        searcher.share_nodes(counter);
+    }
     let legal = root.legal_moves();
     searcher.root_moves = limits
         .searchmoves
@@ -108,6 +194,7 @@ pub fn search(
     let mut last = Iteration {
         depth: 0,
         seldepth: 0,
+        multipv: 1,
         // Without a legal move the root is mate or stalemate.
         score: if candidates.is_empty() && root.is_check() {
             mated_in(0)
@@ -120,28 +207,54 @@ pub fn search(
         pv: best.into_iter().collect(),
     };
     let mut pv: Vec<Move> = Vec::new();
+    let lines_wanted = limits.multipv.clamp(1, candidates.len().max(1));
 
     if !candidates.is_empty() {
         for depth in 1..=max_depth {
-            searcher.root_best = None;
-            searcher.root_hint = if last.depth > 0 { best } else { None };
             searcher.seldepth = 0;
-            let previous = (last.depth > 0).then_some(last.score);
-            let score = aspiration_search(&mut searcher, root, depth as i32, previous);
-            let finished = !searcher.stopped;
-            if finished {
-                pv = searcher.pv();
-                best = pv.first().copied().or(best);
-                last = Iteration {
-                    depth,
-                    seldepth: searcher.seldepth as u32,
-                    score,
-                    nodes: searcher.nodes,
-                    elapsed_ms: clock.elapsed().as_millis() as u64,
-                    hashfull: tt.hashfull(),
-                    pv: pv.clone(),
+            // MultiPV: the k-th line is the best move once the k - 1 better ones are excluded.
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            searcher.excluded.clear();
+            for k in 0..lines_wanted {
+                searcher.root_best = None;
+                searcher.root_hint = if k == 0 && last.depth > 0 { best } else { None };
+                let score = if k == 0 {
+                    let previous = (last.depth > 0).then_some(last.score);
+                    aspiration_search(&mut searcher, root, depth as i32, previous)
+                } else {
+                    searcher.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
                 };
-                report(&last);
+                if searcher.stopped {
+                    break;
+                }
+                let line = searcher.pv();
+                let Some(&first) = line.first() else { break };
+                searcher.excluded.push(first);
+                lines.push((score, line));
+            }
+            searcher.excluded.clear();
+            let finished = !searcher.stopped;
+            if !lines.is_empty() {
+                // Stable: equal scores keep the order they were found in.
+                lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+                pv = lines[0].1.clone();
+                best = pv.first().copied().or(best);
+                for (k, (score, line)) in lines.iter().enumerate() {
+                    let it = Iteration {
+                        depth,
+                        seldepth: searcher.seldepth as u32,
+                        multipv: k as u32 + 1,
+                        score: *score,
+                        nodes: searcher.total_nodes(),
+                        elapsed_ms: clock.elapsed().as_millis() as u64,
+                        hashfull: tt.hashfull(),
+                        pv: line.clone(),
+                    };
+                    report(&it);
+                    if k == 0 {
+                        last = it;
+                    }
+                }
             } else if let Some((m, score)) = searcher.root_best {
                 // The move searched first is the previous best, so a move that beat it in the
                 // unfinished iteration is the better choice.
@@ -152,6 +265,7 @@ pub fn search(
                     pv = last.pv.clone();
                 }
             }
+            let score = last.score;
             if !finished || !clock.iteration_allowed() {
                 break;
             }
@@ -161,13 +275,13 @@ pub fn search(
                 break;
             }
             // A forced mate found with the whole tree searched cannot get shorter.
-            if score.abs() >= MATE - depth as i32 {
+            if lines_wanted == 1 && score.abs() >= MATE - depth as i32 {
                 break;
             }
         }
     }
 
-    last.nodes = searcher.nodes;
+    last.nodes = searcher.total_nodes();
     last.elapsed_ms = clock.elapsed().as_millis() as u64;
     last.hashfull = tt.hashfull();
     if last.pv.is_empty() {

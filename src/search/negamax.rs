@@ -1,6 +1,7 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
@@ -86,6 +87,12 @@ pub struct Searcher<'a> {
     pv: PvTable,
     /// Only these root moves are searched when non-empty (`go searchmoves`).
     pub root_moves: Vec<Move>,
+    /// Root moves already given a MultiPV line in this iteration.
+    pub excluded: Vec<Move>,
+    /// Nodes of every thread of this search, when threads share the count.
+    shared_nodes: Option<&'a AtomicU64>,
+    /// Nodes counted here but not yet added to `shared_nodes`.
+    unshared: u64,
     /// Best root move found by the iteration in progress, with its score.
     pub root_best: Option<(Move, i32)>,
     /// Off only in tests that compare against the reference search.
@@ -112,6 +119,9 @@ impl<'a> Searcher<'a> {
             keys,
             pv: PvTable::new(),
             root_moves: Vec::new(),
+            excluded: Vec::new(),
+            shared_nodes: None,
+            unshared: 0,
             root_best: None,
             use_tt: true,
             prune: true,
@@ -125,13 +135,33 @@ impl<'a> Searcher<'a> {
         self.pv.line(0)
     }
 
+    /// Lazy SMP: every thread adds its nodes to one counter, now and then.
+    pub fn share_nodes(&mut self, counter: &'a AtomicU64) {
+        self.shared_nodes = Some(counter);
+    }
+
+    /// Nodes of all threads of this search (this thread's alone when it runs alone).
+    pub fn total_nodes(&self) -> u64 {
+        match self.shared_nodes {
+            Some(c) => c.load(Ordering::Relaxed) + self.unshared,
+            None => self.nodes,
+        }
+    }
+
     /// Counts a node and, now and then, asks the clock whether to stop.
     fn visit(&mut self, ply: usize) {
         self.nodes += 1;
+        self.unshared += 1;
         self.seldepth = self.seldepth.max(ply);
-        if (self.nodes.is_multiple_of(POLL_INTERVAL) || self.clock.node_limit_reached(self.nodes))
-            && self.clock.must_stop(self.nodes)
-        {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if let Some(c) = self.shared_nodes {
+                c.fetch_add(self.unshared, Ordering::Relaxed);
+                self.unshared = 0;
+            }
+            if self.clock.must_stop(self.nodes) {
+                self.stopped = true;
+            }
+        } else if self.clock.node_limit_reached(self.nodes) && self.clock.must_stop(self.nodes) {
             self.stopped = true;
         }
     }
@@ -239,8 +269,11 @@ impl<'a> Searcher<'a> {
         }
 
         let mut moves = pos.legal_moves();
-        if ply == 0 && !self.root_moves.is_empty() {
-            moves.retain(|m| self.root_moves.contains(m));
+        if ply == 0 {
+            if !self.root_moves.is_empty() {
+                moves.retain(|m| self.root_moves.contains(m));
+            }
+            moves.retain(|m| !self.excluded.contains(m));
         }
         if moves.is_empty() {
             return if pos.is_check() { mated_in(ply) } else { DRAW };
@@ -323,8 +356,9 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        // A root searched over a subset of moves (searchmoves) says nothing true of the position.
-        if self.use_tt && (ply > 0 || self.root_moves.is_empty()) {
+        // A root searched over a subset of moves (searchmoves, MultiPV lines after the first)
+        // says nothing true of the position.
+        if self.use_tt && (ply > 0 || (self.root_moves.is_empty() && self.excluded.is_empty())) {
             self.tt.store(key, packed, best, 0, depth, bound, ply);
         }
         best

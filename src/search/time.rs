@@ -2,7 +2,7 @@
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Everything a `go` can ask for. Times are in milliseconds; clocks may be negative.
@@ -20,6 +20,8 @@ pub struct Limits {
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
+    /// Lines to report (the MultiPV option; 0 or 1 means one).
+    pub multipv: usize,
 }
 
 /// Counters the protocol thread bumps on `stop` and `ponderhit`. A search remembers their
@@ -104,6 +106,8 @@ pub struct Clock {
     hard: Option<Duration>,
     node_limit: Option<u64>,
     token: StopToken,
+    /// Set by the main thread when a helper thread must stop.
+    abort: Option<Arc<AtomicBool>>,
 }
 
 impl Clock {
@@ -135,7 +139,15 @@ impl Clock {
             hard: hard.map(Duration::from_millis),
             node_limit: limits.nodes,
             token,
+            abort: None,
         }
+    }
+
+    /// A helper thread's clock: no limits of its own; it stops on `stop` or when told.
+    pub fn helper(token: StopToken, abort: Arc<AtomicBool>) -> Clock {
+        let mut clock = Clock::unlimited(token);
+        clock.abort = Some(abort);
+        clock
     }
 
     /// No limit but the ones given: depth, nodes, or an outside stop.
@@ -169,7 +181,13 @@ impl Clock {
 
     /// Polled every few thousand nodes: must the search stop now?
     pub fn must_stop(&self, nodes: u64) -> bool {
-        if self.token.stop_requested() || self.node_limit_reached(nodes) {
+        if self.token.stop_requested()
+            || self.node_limit_reached(nodes)
+            || self
+                .abort
+                .as_ref()
+                .is_some_and(|a| a.load(Ordering::Relaxed))
+        {
             return true;
         }
         if self.still_pondering() || self.infinite {

@@ -6,6 +6,8 @@ pub const HASH_DEFAULT_MB: usize = 16;
 pub const HASH_MAX_MB: usize = 65_536;
 pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5000;
+pub const THREADS_MAX: usize = 256;
+pub const MULTIPV_MAX: usize = 256;
 
 /// The settings a `go` reads; the table itself lives in the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,6 +16,8 @@ pub struct Options {
     pub move_overhead_ms: i64,
     pub ponder: bool,
     pub chess960: bool,
+    pub threads: usize,
+    pub multipv: usize,
 }
 
 impl Default for Options {
@@ -23,6 +27,8 @@ impl Default for Options {
             move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS,
             ponder: false,
             chess960: false,
+            threads: 1,
+            multipv: 1,
         }
     }
 }
@@ -35,6 +41,8 @@ pub enum Change {
     MoveOverhead(i64),
     Ponder(bool),
     Chess960(bool),
+    Threads(usize),
+    MultiPv(usize),
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -51,6 +59,8 @@ pub fn option_lines() -> Vec<String> {
     };
     [
         spin("Hash", HASH_DEFAULT_MB as i64, 1, HASH_MAX_MB as i64),
+        spin("Threads", 1, 1, THREADS_MAX as i64),
+        spin("MultiPV", 1, 1, MULTIPV_MAX as i64),
         UciOptionConfig::Button {
             name: "Clear Hash".to_string(),
         },
@@ -100,6 +110,12 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
             spin_value("Hash", value, 1, HASH_MAX_MB as i64).map(|v| Change::Hash(v as usize))
         }
         "clear hash" => Ok(Change::ClearHash),
+        "threads" => {
+            spin_value("Threads", value, 1, THREADS_MAX as i64).map(|v| Change::Threads(v as usize))
+        }
+        "multipv" => {
+            spin_value("MultiPV", value, 1, MULTIPV_MAX as i64).map(|v| Change::MultiPv(v as usize))
+        }
         "move overhead" => {
             spin_value("Move Overhead", value, 0, MOVE_OVERHEAD_MAX_MS).map(Change::MoveOverhead)
         }

@@ -85,7 +85,7 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
     UciMessage::Info(vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
         UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
-        UciInfoAttribute::MultiPv(1),
+        UciInfoAttribute::MultiPv(it.multipv.clamp(1, 256) as u16),
         UciInfoAttribute::Score {
             cp,
             mate,
@@ -126,6 +126,7 @@ mod tests {
         let it = Iteration {
             depth: 5,
             seldepth: 9,
+            multipv: 1,
             score: -MATE + 4,
             nodes: 5000,
             elapsed_ms: 250,
