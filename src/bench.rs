@@ -9,7 +9,7 @@ use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::output::Out;
 
-pub const DEFAULT_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 10;
 const BENCH_HASH_MB: usize = 16;
 
 /// Openings, middlegames, endgames and mates, chosen to exercise every part of the search.

@@ -97,7 +97,8 @@ pub struct Searcher<'a> {
     pub root_best: Option<(Move, i32)>,
     /// Off only in tests that compare against the reference search.
     pub use_tt: bool,
-    /// Pruning that can change the result (null move); off for the oracle comparison.
+    /// Selectivity that can change the result (pruning, reductions, extensions); off for the
+    /// oracle comparison.
     pub prune: bool,
     /// Whether the move into each ply was a null move.
     after_null: [bool; MAX_PLY + 2],
@@ -229,6 +230,14 @@ impl<'a> Searcher<'a> {
         if ply > 0 && self.is_draw(pos, ply) {
             return DRAW;
         }
+        let in_check = pos.is_check();
+        // Check extension: a position in check is searched one ply deeper, so forcing lines
+        // are not cut off at the horizon.
+        let depth = if in_check && self.prune {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(pos, alpha, beta, ply);
         }
@@ -276,10 +285,9 @@ impl<'a> Searcher<'a> {
             moves.retain(|m| !self.excluded.contains(m));
         }
         if moves.is_empty() {
-            return if pos.is_check() { mated_in(ply) } else { DRAW };
+            return if in_check { mated_in(ply) } else { DRAW };
         }
 
-        let in_check = pos.is_check();
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
