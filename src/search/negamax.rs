@@ -19,6 +19,16 @@ const NULL_MIN_DEPTH: i32 = 3;
 const NULL_BASE_REDUCTION: i32 = 2;
 const NULL_DEPTH_DIVISOR: i32 = 4;
 
+/// Reverse futility pruning: up to this depth, with this margin per ply.
+const RFP_MAX_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 80;
+/// Futility pruning of quiet moves: up to this depth, with this margin per ply.
+const FUTILITY_MAX_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 110;
+/// Late move pruning: up to this depth, quiet moves after `base + depth^2` quiets are skipped.
+const LMP_MAX_DEPTH: i32 = 3;
+const LMP_BASE_MOVES: usize = 3;
+
 /// Late move reductions start at this depth and this move number (0-based).
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVES: usize = 3;
@@ -189,7 +199,14 @@ impl<'a> Searcher<'a> {
     /// Null-move pruning: if passing the move still leaves us at or above beta after a
     /// shallower search, a real move would too. Not in check, not twice in a row, and not
     /// with only king and pawns (where passing may be the best move: zugzwang).
-    fn null_move(&mut self, pos: &Chess, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+    fn null_move(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        static_eval: i32,
+    ) -> Option<i32> {
         if !self.prune
             || ply == 0
             || depth < NULL_MIN_DEPTH
@@ -201,7 +218,7 @@ impl<'a> Searcher<'a> {
         }
         let board = pos.board();
         let ours = board.by_color(pos.turn());
-        if (ours & !(board.pawns() | board.kings())).is_empty() || evaluate(pos) < beta {
+        if (ours & !(board.pawns() | board.kings())).is_empty() || static_eval < beta {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
@@ -273,7 +290,18 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if let Some(score) = self.null_move(pos, depth, beta, ply) {
+        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+        let selective = self.prune && ply > 0 && !pv_node && !in_check;
+        // Reverse futility pruning: far enough above beta that a shallow search will not
+        // bring the score back down.
+        if selective
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+        if let Some(score) = self.null_move(pos, depth, beta, ply, static_eval) {
             return score;
         }
 
@@ -299,7 +327,21 @@ impl<'a> Searcher<'a> {
         };
         let picker = Picker::new(moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
+            // Near the leaves, quiet moves late in the ordering (late move pruning) or with
+            // no hope of reaching alpha (futility pruning) are skipped, once a move has been
+            // searched and as long as we are not being mated; checks are always searched.
+            let prunable = selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND && {
+                let late = depth <= LMP_MAX_DEPTH
+                    && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
+                let futile =
+                    depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
+                late || futile
+            };
             let child = self.play(pos, m);
+            if prunable && !child.is_check() {
+                self.unplay();
+                continue;
+            }
             // Principal variation search: the first move gets the full window; the rest are
             // only proved worse with a null window, and searched again if that fails.
             let score = if i == 0 {
