@@ -5,5 +5,6 @@ pub mod negamax;
 pub mod ordering;
 pub mod reference;
 pub mod score;
+pub mod see;
 pub mod time;
 pub mod tt;

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{Heuristics, Picker, QuietOrder, is_tactical};
+use super::ordering::{Heuristics, Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
@@ -325,7 +325,7 @@ impl<'a> Searcher<'a> {
             ply,
             side: pos.turn(),
         };
-        let picker = Picker::new(moves, tt_move, Some(&order));
+        let picker = Picker::new(pos, moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
@@ -444,9 +444,11 @@ impl<'a> Searcher<'a> {
             return mated_in(ply);
         }
         if !in_check {
-            moves.retain(|m| is_tactical(*m));
+            // Only captures and promotions that do not lose material by exchange.
+            let prune = self.prune;
+            moves.retain(|m| is_tactical(*m) && (!prune || is_good_tactical(pos, *m)));
         }
-        for m in Picker::new(moves, PackedMove::NONE, None) {
+        for m in Picker::new(pos, moves, PackedMove::NONE, None) {
             // No key is pushed: quiescence never looks for repetitions.
             let mut child = pos.clone();
             child.play_unchecked(m);

@@ -1,9 +1,10 @@
 //! Move ordering: the TT move first, then captures and promotions by MVV-LVA, then the two
 //! killer moves of the ply, then quiet moves by their history score.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Role};
 
 use super::score::MAX_PLY;
+use super::see::see;
 use super::tt::PackedMove;
 use crate::eval::piece_value;
 
@@ -12,6 +13,8 @@ const TT_MOVE: i32 = 1_000_000;
 const GOOD_TACTICAL: i32 = 100_000;
 const KILLER_1: i32 = 90_000;
 const KILLER_2: i32 = 89_000;
+/// Captures that lose material by static exchange come after every quiet move.
+const BAD_TACTICAL: i32 = -100_000;
 /// History scores stay within this bound (the "gravity" pulls them back toward zero).
 const HISTORY_MAX: i32 = 16_384;
 
@@ -93,8 +96,16 @@ pub struct QuietOrder<'a> {
     pub side: Color,
 }
 
+/// Whether a capture or promotion does not lose material. Taking a piece worth at least the
+/// taker is always fine; otherwise the exchange is played out.
+pub fn is_good_tactical(pos: &Chess, m: Move) -> bool {
+    let victim = m.capture().map_or(0, piece_value);
+    (victim >= piece_value(m.role()) && m.role() != Role::King) || see(pos, m) >= 0
+}
+
 /// Scores each move; the picker takes them highest first.
 pub fn score_moves(
+    pos: &Chess,
     moves: &MoveList,
     tt_move: PackedMove,
     quiet: Option<&QuietOrder>,
@@ -105,7 +116,12 @@ pub fn score_moves(
         *s = if tt_move.matches(*m) {
             TT_MOVE
         } else if is_tactical(*m) {
-            GOOD_TACTICAL + mvv_lva(*m)
+            let class = if is_good_tactical(pos, *m) {
+                GOOD_TACTICAL
+            } else {
+                BAD_TACTICAL
+            };
+            class + mvv_lva(*m)
         } else if killers[0] == Some(*m) {
             KILLER_1
         } else if killers[1] == Some(*m) {
@@ -124,9 +140,14 @@ pub struct Picker {
 }
 
 impl Picker {
-    pub fn new(moves: MoveList, tt_move: PackedMove, quiet: Option<&QuietOrder>) -> Picker {
+    pub fn new(
+        pos: &Chess,
+        moves: MoveList,
+        tt_move: PackedMove,
+        quiet: Option<&QuietOrder>,
+    ) -> Picker {
         let mut scores = [0; 256];
-        score_moves(&moves, tt_move, quiet, &mut scores[..moves.len()]);
+        score_moves(pos, &moves, tt_move, quiet, &mut scores[..moves.len()]);
         Picker {
             moves,
             scores,
@@ -159,7 +180,7 @@ impl Iterator for Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    use shakmaty::{CastlingMode, Position, fen::Fen};
 
     #[test]
     fn tt_move_then_captures_by_victim_then_quiets() {
@@ -168,7 +189,7 @@ mod tests {
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
         let moves = pos.legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let order: Vec<Move> = Picker::new(moves, PackedMove::new(quiet), None).collect();
+        let order: Vec<Move> = Picker::new(&pos, moves, PackedMove::new(quiet), None).collect();
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].capture(), Some(Role::Queen));
         assert_eq!(order[1].role(), Role::Pawn);
@@ -181,6 +202,20 @@ mod tests {
             (Some(Role::Rook), Role::Queen)
         );
         assert!(order[4..].iter().all(|m| !m.is_capture()));
+    }
+
+    #[test]
+    fn losing_captures_come_after_quiet_moves() {
+        // Qxd5 takes a pawn defended by a pawn: it loses the queen and goes last.
+        let fen: Fen = "4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let order: Vec<Move> =
+            Picker::new(&pos, pos.legal_moves(), PackedMove::NONE, None).collect();
+        let last = order.last().unwrap();
+        assert_eq!(
+            (last.capture(), last.role()),
+            (Some(Role::Pawn), Role::Queen)
+        );
     }
 
     #[test]
@@ -202,7 +237,7 @@ mod tests {
             ply: 3,
             side: Color::White,
         };
-        let order: Vec<String> = Picker::new(moves.clone(), PackedMove::NONE, Some(&q))
+        let order: Vec<String> = Picker::new(&pos, moves.clone(), PackedMove::NONE, Some(&q))
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .collect();
         // Killers of ply 3, newest first; then b1c3 by its history; a2a3 was penalised: last.

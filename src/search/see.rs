@@ -1,0 +1,146 @@
+//! Static exchange evaluation: the material outcome of the capture sequence on one square,
+//! each side taking with its least valuable piece and free to stop when it pays.
+
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
+
+use crate::eval::piece_value;
+
+/// The king counts as priceless: taking with it is only legal when nothing recaptures.
+const fn see_value(role: Role) -> i32 {
+    match role {
+        Role::King => 20_000,
+        r => piece_value(r),
+    }
+}
+
+/// Every piece of either colour attacking `sq` through the given occupancy.
+fn attackers(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
+    let diagonal = board.bishops() | board.queens();
+    let straight = board.rooks() | board.queens();
+    (pawn_attacks(Color::White, sq) & board.pawns() & board.black())
+        | (pawn_attacks(Color::Black, sq) & board.pawns() & board.white())
+        | (knight_attacks(sq) & board.knights())
+        | (king_attacks(sq) & board.kings())
+        | (bishop_attacks(sq, occupied) & diagonal)
+        | (rook_attacks(sq, occupied) & straight)
+}
+
+/// Material won (positive) or lost by playing `m` and letting both sides recapture on its
+/// square as long as it pays. Quiet moves, castling and en passant count their plain gain.
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } => (from, to),
+        Move::EnPassant { .. } => return piece_value(Role::Pawn),
+        _ => return 0,
+    };
+    let board = pos.board();
+    let promotion_gain = m
+        .promotion()
+        .map_or(0, |r| piece_value(r) - piece_value(Role::Pawn));
+    let mut gains = [0i32; 32];
+    gains[0] = m.capture().map_or(0, piece_value) + promotion_gain;
+    // The piece now standing on `to`, which the next capture would win.
+    let mut on_square = m.promotion().unwrap_or(m.role());
+    let mut occupied = board.occupied() ^ Bitboard::from(from);
+    let mut side = !pos.turn();
+    let mut depth = 0;
+    loop {
+        let attackers = attackers(board, to, occupied) & occupied & board.by_color(side);
+        let Some((role, sq)) = Role::ALL
+            .iter()
+            .find_map(|&r| (attackers & board.by_role(r)).first().map(|sq| (r, sq)))
+        else {
+            break;
+        };
+        depth += 1;
+        if depth >= gains.len() {
+            break;
+        }
+        // Speculative: what `side` has gained if it takes and the other side stops here.
+        gains[depth] = see_value(on_square) - gains[depth - 1];
+        on_square = role;
+        occupied ^= Bitboard::from(sq);
+        side = !side;
+        // A king may only take when nothing can take it back.
+        if role == Role::King && (attackers_after(board, to, occupied) & board.by_color(side)).any()
+        {
+            depth -= 1;
+            break;
+        }
+    }
+    // Each side chooses between stopping and going on, from the end backwards.
+    while depth > 0 {
+        gains[depth - 1] = -((-gains[depth - 1]).max(gains[depth]));
+        depth -= 1;
+    }
+    gains[0]
+}
+
+fn attackers_after(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
+    attackers(board, sq, occupied) & occupied
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        see(&pos, m)
+    }
+
+    #[test]
+    fn undefended_piece_is_won_whole() {
+        assert_eq!(see_of("4k3/8/8/3r4/8/8/8/3RK3 w - - 0 1", "d1d5"), 500);
+    }
+
+    #[test]
+    fn defended_pawn_taken_by_a_queen_loses_the_queen_for_a_pawn() {
+        assert_eq!(
+            see_of("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            100 - 900
+        );
+    }
+
+    #[test]
+    fn equal_trade_and_a_backed_up_battery() {
+        // Knight takes knight, pawn recaptures: even.
+        assert_eq!(see_of("4k3/8/4p3/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5"), 0);
+        // Rook takes a pawn defended once by a rook, with a second rook behind the first:
+        // RxP RxR RxR wins a pawn and... the exchange balance is +100.
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+    }
+
+    #[test]
+    fn a_side_may_stop_recapturing_when_it_would_lose() {
+        // Pawn takes a knight defended by the queen: with the pawn alone, Qxd5 wins it back.
+        assert_eq!(
+            see_of("4k3/8/2q5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+            320 - 100
+        );
+        // With a second pawn behind, Qxd5 would lose the queen: Black stops, White keeps +320.
+        assert_eq!(see_of("4k3/8/2q5/3n4/2P1P3/8/8/4K3 w - - 0 1", "e4d5"), 320);
+    }
+
+    #[test]
+    fn the_king_cannot_take_a_defended_piece() {
+        // Rook takes a pawn next to the black king, defended by nothing but the king, but the
+        // rook is backed by a bishop: the king may not recapture.
+        assert_eq!(see_of("8/8/8/3pk3/8/1B6/8/3RK3 w - - 0 1", "d1d5"), 100);
+        // Without the bishop, the king takes the rook.
+        assert_eq!(see_of("8/8/8/3pk3/8/8/8/3RK3 w - - 0 1", "d1d5"), 100 - 500);
+    }
+
+    #[test]
+    fn quiet_moves_and_promotions() {
+        assert_eq!(see_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a5"), 0);
+        assert_eq!(see_of("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), 800);
+    }
+}
