@@ -5,8 +5,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, last_score, legal_bestmove, position};
-use shakmaty::{Chess, Position};
+use common::{Session, after, last_score, legal_bestmove, position};
+use shakmaty::Chess;
 
 #[test]
 fn handshake_names_the_engine_and_lists_options() {
@@ -63,13 +63,7 @@ fn go_depth_reports_every_iteration_and_a_legal_move() {
     ] {
         assert!(info.contains(field), "{field} missing in {info}");
     }
-    let mut pos = Chess::default();
-    for m in ["e2e4", "e7e5"] {
-        let uci: shakmaty::uci::UciMove = m.parse().unwrap();
-        let mv = uci.to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-    }
-    legal_bestmove(&pos, &best);
+    legal_bestmove(&after(&["e2e4", "e7e5"]), &best);
 }
 
 #[test]
@@ -114,10 +108,7 @@ fn ponder_waits_for_ponderhit_then_searches_with_the_clock() {
     s.expect_silence_except_info(Duration::from_millis(300));
     s.send("ponderhit");
     let (_, best) = s.bestmove();
-    let mut pos = Chess::default();
-    let uci: shakmaty::uci::UciMove = "e2e4".parse().unwrap();
-    pos.play_unchecked(uci.to_move(&pos).unwrap());
-    legal_bestmove(&pos, &best);
+    legal_bestmove(&after(&["e2e4"]), &best);
 }
 
 #[test]
@@ -292,10 +283,7 @@ fn bad_lines_are_reported_and_the_engine_goes_on() {
     // The last good position is still in force: after d2d4 it is Black's move.
     s.send("go depth 2");
     let (_, best) = s.bestmove();
-    let mut pos = Chess::default();
-    let uci: shakmaty::uci::UciMove = "d2d4".parse().unwrap();
-    pos.play_unchecked(uci.to_move(&pos).unwrap());
-    legal_bestmove(&pos, &best);
+    legal_bestmove(&after(&["d2d4"]), &best);
 }
 
 #[test]
@@ -519,12 +507,7 @@ fn two_threads_answer_every_go_mode_with_a_legal_move() {
         s.send("position startpos moves e2e4 c7c5");
         s.send(mode);
         let (_, best) = s.bestmove();
-        let mut pos = Chess::default();
-        for m in ["e2e4", "c7c5"] {
-            let uci: shakmaty::uci::UciMove = m.parse().unwrap();
-            pos.play_unchecked(uci.to_move(&pos).unwrap());
-        }
-        legal_bestmove(&pos, &best);
+        legal_bestmove(&after(&["e2e4", "c7c5"]), &best);
         s.is_ready();
     }
     s.send("position startpos");

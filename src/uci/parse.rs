@@ -277,18 +277,7 @@ fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
             "depth" => number(value, key, 1, u32::MAX).map(|v| limits.depth = Some(v)),
             "nodes" => number(value, key, 1, u64::MAX).map(|v| limits.nodes = Some(v)),
             "mate" => number(value, key, 1, u32::MAX).map(|v| limits.mate = Some(v)),
-            "perft" => {
-                return match number(value, key, 1u32, 64) {
-                    Ok(depth) => Some(Command::Perft {
-                        depth,
-                        divide: true,
-                    }),
-                    Err(e) => {
-                        warnings.push(e);
-                        None
-                    }
-                };
-            }
+            "perft" => return parse_perft(&args[i + 1..], warnings),
             "infinite" => {
                 consumed = 1;
                 limits.infinite = true;

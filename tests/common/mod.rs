@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, fen::Fen};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
 /// Long enough for any answer on a loaded 2-core machine; only a hang takes this long.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -132,6 +132,17 @@ impl Drop for Session {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The start position after the given UCI moves.
+pub fn after(moves: &[&str]) -> Chess {
+    let mut pos = Chess::default();
+    for m in moves {
+        let uci: UciMove = m.parse().expect("uci move");
+        let mv = uci.to_move(&pos).expect("legal move");
+        pos.play_unchecked(mv);
+    }
+    pos
 }
 
 pub fn position(fen: &str) -> Chess {
