@@ -132,11 +132,15 @@ impl Engine {
             }
             Command::Eval => {
                 let b = eval::breakdown(&self.game.pos);
+                let term = |name: &str, p: eval::Pair| format!("{name} {}/{}", p.mg, p.eg);
                 self.out.info_string(&format!(
-                    "eval material+squares: middlegame {} endgame {} (White's view), phase {}/{}, \
-                     blended {}; side to move: {} cp",
-                    b.mg,
-                    b.eg,
+                    "eval (White's view, middlegame/endgame): {}, {}, {}, {}, {}; phase {}/{}; \
+                     blended {}; side to move {} cp",
+                    term("material+squares", b.material_and_squares),
+                    term("mobility", b.mobility),
+                    term("pawns", b.pawns),
+                    term("pieces", b.pieces),
+                    term("king", b.king),
                     b.phase,
                     eval::MAX_PHASE,
                     b.white,
