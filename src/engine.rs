@@ -134,9 +134,10 @@ impl Engine {
                 let b = eval::breakdown(&self.game.pos);
                 let term = |name: &str, p: eval::Pair| format!("{name} {}/{}", p.mg, p.eg);
                 self.out.info_string(&format!(
-                    "eval (White's view, middlegame/endgame): {}, {}, {}, {}, {}; phase {}/{}; \
-                     blended {}; side to move {} cp",
-                    term("material+squares", b.material_and_squares),
+                    "eval (White's view, middlegame/endgame): {}, {}, {}, {}, {}, {}; \
+                     phase {}/{}; blended {}; side to move {} cp",
+                    term("squares", b.squares),
+                    term("material", b.material),
                     term("mobility", b.mobility),
                     term("pawns", b.pawns),
                     term("pieces", b.pieces),

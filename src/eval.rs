@@ -1,7 +1,11 @@
-//! Static evaluation, always from the side to move: material and piece-square tables, each
-//! with a middlegame and an endgame value, blended by how much material is left (tapering).
+//! Static evaluation, always from the side to move. Every term has a middlegame and an
+//! endgame value, blended by how much material is left (tapering). The piece-square bonuses
+//! are fixed rules; material and every other term are weights in `eval_params.rs`, which
+//! `ferrum tune` fits to game results, so the same code serves search and tuning.
 
-use shakmaty::{Bitboard, Chess, Color, File, Piece, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, File, Piece, Position, Role, Square, attacks};
+
+use crate::eval_params::PARAMS;
 
 /// Centipawn value of each piece type for move ordering and exchange reckoning; the king has
 /// none (it is never traded).
@@ -15,10 +19,6 @@ pub const fn piece_value(role: Role) -> i32 {
         Role::King => 0,
     }
 }
-
-/// Material in the middlegame and the endgame, indexed by `Role as usize - 1`.
-const MATERIAL_MG: [i32; 6] = [90, 320, 330, 480, 950, 0];
-const MATERIAL_EG: [i32; 6] = [120, 300, 320, 540, 980, 0];
 
 /// Game phase weight of each piece: 24 with all pieces on the board, 0 with none.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -92,12 +92,7 @@ const fn table(endgame: bool) -> [[i32; 64]; 6] {
     while role < 6 {
         let mut sq = 0;
         while sq < 64 {
-            let material = if endgame {
-                MATERIAL_EG[role]
-            } else {
-                MATERIAL_MG[role]
-            };
-            t[role][sq] = material + square_bonus(role, sq, endgame);
+            t[role][sq] = square_bonus(role, sq, endgame);
             sq += 1;
         }
         role += 1;
@@ -105,7 +100,7 @@ const fn table(endgame: bool) -> [[i32; 64]; 6] {
     t
 }
 
-/// Material plus square bonus, per role and square, seen from White.
+/// Square bonus per role and square, seen from White.
 const PST_MG: [[i32; 64]; 6] = table(false);
 const PST_EG: [[i32; 64]; 6] = table(true);
 
@@ -116,7 +111,7 @@ pub struct Pair {
     pub eg: i32,
 }
 
-const fn pair(mg: i32, eg: i32) -> Pair {
+pub const fn pair(mg: i32, eg: i32) -> Pair {
     Pair { mg, eg }
 }
 
@@ -147,37 +142,94 @@ impl std::ops::Mul<i32> for Pair {
     }
 }
 
-/// Evaluation weights beyond material and squares (centipawns, middlegame / endgame).
-const BISHOP_PAIR: Pair = pair(30, 50);
-/// Per square a piece attacks that is neither ours nor guarded by an enemy pawn, counted
-/// from a typical number so that an average piece scores about zero.
-const MOBILITY_KNIGHT: Pair = pair(4, 4);
-const MOBILITY_BISHOP: Pair = pair(5, 5);
-const MOBILITY_ROOK: Pair = pair(2, 4);
-const MOBILITY_QUEEN: Pair = pair(1, 2);
+/// Where each weight lives in `PARAMS`: every weight is a middlegame/endgame pair, stored at
+/// `index` (middlegame) and `index + 1` (endgame).
+pub mod param {
+    /// Material of pawn, knight, bishop, rook, queen.
+    pub const MATERIAL: usize = 0;
+    pub const BISHOP_PAIR: usize = 10;
+    /// Mobility of knight, bishop, rook, queen, per safe square beyond a typical count.
+    pub const MOBILITY: usize = 12;
+    pub const ROOK_OPEN_FILE: usize = 20;
+    pub const ROOK_HALF_OPEN_FILE: usize = 22;
+    pub const DOUBLED_PAWN: usize = 24;
+    pub const ISOLATED_PAWN: usize = 26;
+    /// Passed pawn on its second to seventh rank (six pairs).
+    pub const PASSED_PAWN: usize = 28;
+    /// Own pawn on the three files around a king on its first two ranks, one or two ahead.
+    pub const KING_SHIELD_PAWN: usize = 40;
+    pub const COUNT: usize = 42;
+    /// Names for the tuner's output, one per pair.
+    pub const NAMES: [&str; COUNT / 2] = [
+        "pawn",
+        "knight",
+        "bishop",
+        "rook",
+        "queen",
+        "bishop pair",
+        "knight mobility",
+        "bishop mobility",
+        "rook mobility",
+        "queen mobility",
+        "rook on open file",
+        "rook on half-open file",
+        "doubled pawn",
+        "isolated pawn",
+        "passed pawn rank 2",
+        "passed pawn rank 3",
+        "passed pawn rank 4",
+        "passed pawn rank 5",
+        "passed pawn rank 6",
+        "passed pawn rank 7",
+        "king shield pawn",
+    ];
+}
+
+/// Safe squares a piece is expected to reach, subtracted before mobility is weighted.
 const MOBILITY_BASE: [i32; 4] = [4, 6, 7, 13];
-const ROOK_OPEN_FILE: Pair = pair(25, 10);
-const ROOK_HALF_OPEN_FILE: Pair = pair(12, 6);
-const DOUBLED_PAWN: Pair = pair(-10, -20);
-const ISOLATED_PAWN: Pair = pair(-10, -12);
-/// A passed pawn by its rank counted from its own side (index 1 = second rank).
-const PASSED_PAWN: [Pair; 8] = [
-    pair(0, 0),
-    pair(2, 8),
-    pair(5, 12),
-    pair(10, 22),
-    pair(20, 40),
-    pair(35, 70),
-    pair(55, 110),
-    pair(0, 0),
-];
-/// Own pawns on the three files around a castled king, one or two ranks ahead of it.
-const KING_SHIELD_PAWN: Pair = pair(12, 0);
+
+/// The weight pair at `index` of the current parameters.
+pub fn weight(index: usize) -> Pair {
+    pair(PARAMS[index], PARAMS[index + 1])
+}
+
+/// Receives the evaluation's features: "add `count` times the weight pair at `index`",
+/// counts positive for White and negative for Black. Search sums the weights; the tuner
+/// keeps the counts.
+pub trait Features {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Sums weights as features arrive.
+struct Sum {
+    total: Pair,
+}
+
+impl Features for Sum {
+    fn add(&mut self, index: usize, count: i32) {
+        self.total += weight(index) * count;
+    }
+}
+
+/// Every feature with its count (White minus Black), for tuning.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    pub counts: Vec<(usize, i32)>,
+}
+
+impl Features for Trace {
+    fn add(&mut self, index: usize, count: i32) {
+        if count != 0 {
+            self.counts.push((index, count));
+        }
+    }
+}
 
 /// The terms behind a score, for `eval` on the command line; every pair is White minus Black.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
-    pub material_and_squares: Pair,
+    pub squares: Pair,
+    pub material: Pair,
     pub mobility: Pair,
     pub pawns: Pair,
     pub pieces: Pair,
@@ -190,16 +242,23 @@ pub struct Breakdown {
 impl Breakdown {
     /// All terms added up, before tapering.
     pub fn total(&self) -> Pair {
-        self.material_and_squares + self.mobility + self.pawns + self.pieces + self.king
+        self.squares + self.material + self.mobility + self.pawns + self.pieces + self.king
     }
 }
 
-fn pieces(board: &shakmaty::Board, role: Role, color: Color) -> Bitboard {
+fn pieces(board: &Board, role: Role, color: Color) -> Bitboard {
     board.by_role(role) & board.by_color(color)
 }
 
+fn sign(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
 /// Squares attacked by the pawns of `color`.
-fn pawn_attack_span(board: &shakmaty::Board, color: Color) -> Bitboard {
+fn pawn_attack_span(board: &Board, color: Color) -> Bitboard {
     let mut attacked = Bitboard::EMPTY;
     for sq in pieces(board, Role::Pawn, color) {
         attacked |= attacks::pawn_attacks(color, sq);
@@ -222,95 +281,16 @@ fn adjacent_files(file: File) -> Bitboard {
 /// Squares in front of `sq` from `color`'s side, on its file and the neighbouring ones.
 fn front_span(sq: Square, color: Color) -> Bitboard {
     let files = Bitboard::from_file(sq.file()) | adjacent_files(sq.file());
-    let rank = sq.rank() as u32;
+    let rank = sq.rank() as i32;
     let ahead = match color {
-        Color::White => Bitboard(!0u64 << 8).shift((rank as i32) * 8),
-        Color::Black => Bitboard(!0u64 >> 8).shift(-(((7 - rank) as i32) * 8)),
+        Color::White => Bitboard(!0u64 << 8).shift(rank * 8),
+        Color::Black => Bitboard(!0u64 >> 8).shift(-(7 - rank) * 8),
     };
     files & ahead
 }
 
-fn mobility(board: &shakmaty::Board, color: Color) -> Pair {
-    let occupied = board.occupied();
-    let targets = !board.by_color(color) & !pawn_attack_span(board, !color);
-    let mut total = Pair::default();
-    let kinds = [
-        (Role::Knight, MOBILITY_KNIGHT, MOBILITY_BASE[0]),
-        (Role::Bishop, MOBILITY_BISHOP, MOBILITY_BASE[1]),
-        (Role::Rook, MOBILITY_ROOK, MOBILITY_BASE[2]),
-        (Role::Queen, MOBILITY_QUEEN, MOBILITY_BASE[3]),
-    ];
-    for (role, weight, base) in kinds {
-        for sq in pieces(board, role, color) {
-            let reach = attacks::attacks(sq, Piece { color, role }, occupied) & targets;
-            total += weight * (reach.count() as i32 - base);
-        }
-    }
-    total
-}
-
-fn pawn_structure(board: &shakmaty::Board, color: Color) -> Pair {
-    let ours = pieces(board, Role::Pawn, color);
-    let theirs = pieces(board, Role::Pawn, !color);
-    let mut total = Pair::default();
-    for file in File::ALL {
-        let on_file = (ours & Bitboard::from_file(file)).count() as i32;
-        if on_file > 1 {
-            total += DOUBLED_PAWN * (on_file - 1);
-        }
-        if on_file > 0 && (ours & adjacent_files(file)).is_empty() {
-            total += ISOLATED_PAWN * on_file;
-        }
-    }
-    for sq in ours {
-        if (front_span(sq, color) & theirs).is_empty() {
-            let rank = match color {
-                Color::White => sq.rank() as usize,
-                Color::Black => 7 - sq.rank() as usize,
-            };
-            total += PASSED_PAWN[rank];
-        }
-    }
-    total
-}
-
-fn piece_terms(board: &shakmaty::Board, color: Color) -> Pair {
-    let mut total = Pair::default();
-    if pieces(board, Role::Bishop, color).more_than_one() {
-        total += BISHOP_PAIR;
-    }
-    let our_pawns = pieces(board, Role::Pawn, color);
-    let all_pawns = board.pawns();
-    for sq in pieces(board, Role::Rook, color) {
-        let file = Bitboard::from_file(sq.file());
-        if (file & all_pawns).is_empty() {
-            total += ROOK_OPEN_FILE;
-        } else if (file & our_pawns).is_empty() {
-            total += ROOK_HALF_OPEN_FILE;
-        }
-    }
-    total
-}
-
-fn king_shelter(board: &shakmaty::Board, color: Color) -> Pair {
-    let Some(king) = pieces(board, Role::King, color).first() else {
-        return Pair::default();
-    };
-    let home = match color {
-        Color::White => king.rank() as u32 <= 1,
-        Color::Black => king.rank() as u32 >= 6,
-    };
-    if !home {
-        return Pair::default();
-    }
-    let shield = front_span(king, color)
-        & (attacks::king_attacks(king)
-            | attacks::king_attacks(king).shift(if color == Color::White { 8 } else { -8 }));
-    KING_SHIELD_PAWN * (shield & pieces(board, Role::Pawn, color)).count() as i32
-}
-
-pub fn breakdown(pos: &Chess) -> Breakdown {
-    let board = pos.board();
+/// Phase (24 = all pieces, 0 = none) and the fixed square bonuses, White minus Black.
+fn squares_and_phase(board: &Board) -> (Pair, i32) {
     let mut psq = Pair::default();
     let mut phase = 0;
     for role in Role::ALL {
@@ -325,29 +305,164 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
             phase += PHASE_WEIGHT[r];
         }
     }
-    let both =
-        |f: fn(&shakmaty::Board, Color) -> Pair| f(board, Color::White) - f(board, Color::Black);
+    (psq, phase.min(MAX_PHASE))
+}
+
+fn material(board: &Board, f: &mut impl Features) {
+    for (i, role) in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let diff = pieces(board, role, Color::White).count() as i32
+            - pieces(board, role, Color::Black).count() as i32;
+        f.add(param::MATERIAL + 2 * i, diff);
+    }
+}
+
+fn mobility(board: &Board, color: Color, f: &mut impl Features) {
+    let occupied = board.occupied();
+    let targets = !board.by_color(color) & !pawn_attack_span(board, !color);
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in pieces(board, role, color) {
+            let reach = attacks::attacks(sq, Piece { color, role }, occupied) & targets;
+            f.add(
+                param::MOBILITY + 2 * i,
+                sign(color) * (reach.count() as i32 - MOBILITY_BASE[i]),
+            );
+        }
+    }
+}
+
+fn pawn_structure(board: &Board, color: Color, f: &mut impl Features) {
+    let ours = pieces(board, Role::Pawn, color);
+    let theirs = pieces(board, Role::Pawn, !color);
+    for file in File::ALL {
+        let on_file = (ours & Bitboard::from_file(file)).count() as i32;
+        if on_file > 1 {
+            f.add(param::DOUBLED_PAWN, sign(color) * (on_file - 1));
+        }
+        if on_file > 0 && (ours & adjacent_files(file)).is_empty() {
+            f.add(param::ISOLATED_PAWN, sign(color) * on_file);
+        }
+    }
+    for sq in ours {
+        if (front_span(sq, color) & theirs).is_empty() {
+            let rank = match color {
+                Color::White => sq.rank() as usize,
+                Color::Black => 7 - sq.rank() as usize,
+            };
+            // Pawns stand on ranks 2 to 7 (index 1 to 6).
+            if (1..=6).contains(&rank) {
+                f.add(param::PASSED_PAWN + 2 * (rank - 1), sign(color));
+            }
+        }
+    }
+}
+
+fn piece_terms(board: &Board, color: Color, f: &mut impl Features) {
+    if pieces(board, Role::Bishop, color).more_than_one() {
+        f.add(param::BISHOP_PAIR, sign(color));
+    }
+    let our_pawns = pieces(board, Role::Pawn, color);
+    let all_pawns = board.pawns();
+    for sq in pieces(board, Role::Rook, color) {
+        let file = Bitboard::from_file(sq.file());
+        if (file & all_pawns).is_empty() {
+            f.add(param::ROOK_OPEN_FILE, sign(color));
+        } else if (file & our_pawns).is_empty() {
+            f.add(param::ROOK_HALF_OPEN_FILE, sign(color));
+        }
+    }
+}
+
+fn king_shelter(board: &Board, color: Color, f: &mut impl Features) {
+    let Some(king) = pieces(board, Role::King, color).first() else {
+        return;
+    };
+    let home = match color {
+        Color::White => king.rank() as u32 <= 1,
+        Color::Black => king.rank() as u32 >= 6,
+    };
+    if !home {
+        return;
+    }
+    let step = if color == Color::White { 8 } else { -8 };
+    let near = attacks::king_attacks(king);
+    let shield = front_span(king, color) & (near | near.shift(step));
+    let count = (shield & pieces(board, Role::Pawn, color)).count() as i32;
+    f.add(param::KING_SHIELD_PAWN, sign(color) * count);
+}
+
+/// Every weighted feature of the position (White minus Black).
+pub fn features(board: &Board, f: &mut impl Features) {
+    material(board, f);
+    for color in Color::ALL {
+        mobility(board, color, f);
+        pawn_structure(board, color, f);
+        piece_terms(board, color, f);
+        king_shelter(board, color, f);
+    }
+}
+
+/// The tapered blend of a middlegame/endgame pair at `phase`.
+pub fn taper(p: Pair, phase: i32) -> i32 {
+    (p.mg * phase + p.eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+pub fn breakdown(pos: &Chess) -> Breakdown {
+    let board = pos.board();
+    let (squares, phase) = squares_and_phase(board);
+    let group = |term: &dyn Fn(&mut Sum)| {
+        let mut s = Sum {
+            total: Pair::default(),
+        };
+        term(&mut s);
+        s.total
+    };
     let mut b = Breakdown {
-        material_and_squares: psq,
-        mobility: both(mobility),
-        pawns: both(pawn_structure),
-        pieces: both(piece_terms),
-        king: both(king_shelter),
-        phase: phase.min(MAX_PHASE),
+        squares,
+        material: group(&|s| material(board, s)),
+        mobility: group(&|s| Color::ALL.iter().for_each(|&c| mobility(board, c, s))),
+        pawns: group(&|s| Color::ALL.iter().for_each(|&c| pawn_structure(board, c, s))),
+        pieces: group(&|s| Color::ALL.iter().for_each(|&c| piece_terms(board, c, s))),
+        king: group(&|s| Color::ALL.iter().for_each(|&c| king_shelter(board, c, s))),
+        phase,
         white: 0,
     };
-    let sum = b.total();
-    b.white = (sum.mg * b.phase + sum.eg * (MAX_PHASE - b.phase)) / MAX_PHASE;
+    b.white = taper(b.total(), phase);
     b
 }
 
 /// The score for the side to move: positive when it stands better.
 pub fn evaluate(pos: &Chess) -> i32 {
-    let w = breakdown(pos).white;
+    let board = pos.board();
+    let (squares, phase) = squares_and_phase(board);
+    let mut sum = Sum { total: squares };
+    features(board, &mut sum);
+    let white = taper(sum.total, phase);
     match pos.turn() {
-        Color::White => w,
-        Color::Black => -w,
+        Color::White => white,
+        Color::Black => -white,
     }
+}
+
+/// What the tuner needs of a position: the fixed part of the score (White's view, already
+/// tapered), the phase, and the feature counts.
+pub fn trace(pos: &Chess) -> (i32, i32, Trace) {
+    let board = pos.board();
+    let (squares, phase) = squares_and_phase(board);
+    let mut t = Trace::default();
+    features(board, &mut t);
+    (taper(squares, phase), phase, t)
 }
 
 #[cfg(test)]
@@ -422,25 +537,48 @@ mod tests {
         // The bishop pair is worth more than bishop and knight on the same squares.
         let two_bishops = breakdown(&pos("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1")).pieces;
         let single = breakdown(&pos("4k3/8/8/8/8/8/8/2N1KB2 w - - 0 1")).pieces;
-        assert_eq!(two_bishops - single, BISHOP_PAIR);
+        assert_eq!(two_bishops - single, weight(param::BISHOP_PAIR));
         // A passed pawn on the sixth; the same pawn blocked by an enemy pawn ahead is not.
         let passed = breakdown(&pos("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1")).pawns;
-        assert_eq!(passed, PASSED_PAWN[5] + ISOLATED_PAWN);
+        let passed6 = weight(param::PASSED_PAWN + 2 * 4);
+        let isolated = weight(param::ISOLATED_PAWN);
+        assert_eq!(passed, passed6 + isolated);
         let black_passed = breakdown(&pos("4k3/8/8/8/8/1p6/8/4K3 w - - 0 1")).pawns;
-        assert_eq!(black_passed, pair(0, 0) - PASSED_PAWN[5] - ISOLATED_PAWN);
+        assert_eq!(black_passed, pair(0, 0) - passed6 - isolated);
         // Doubled and isolated: two pawns on one file with no neighbours.
         let doubled = breakdown(&pos("4k3/p7/p7/8/8/8/8/4K3 w - - 0 1")).pawns;
+        let passed = |rank: usize| weight(param::PASSED_PAWN + 2 * (rank - 2));
         assert_eq!(
             doubled,
-            pair(0, 0) - DOUBLED_PAWN - ISOLATED_PAWN * 2 - PASSED_PAWN[1] - PASSED_PAWN[2]
+            pair(0, 0) - weight(param::DOUBLED_PAWN) - isolated * 2 - passed(2) - passed(3)
         );
         // A rook on an open file, and one on a file with only enemy pawns.
         let open = breakdown(&pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")).pieces;
-        assert_eq!(open, ROOK_OPEN_FILE);
+        assert_eq!(open, weight(param::ROOK_OPEN_FILE));
         let half = breakdown(&pos("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1")).pieces;
-        assert_eq!(half, ROOK_HALF_OPEN_FILE);
+        assert_eq!(half, weight(param::ROOK_HALF_OPEN_FILE));
         // Three pawns in front of a castled king.
         let shield = breakdown(&pos("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1")).king;
-        assert_eq!(shield, KING_SHIELD_PAWN * 3);
+        assert_eq!(shield, weight(param::KING_SHIELD_PAWN) * 3);
+    }
+
+    #[test]
+    fn the_trace_rebuilds_the_evaluation_exactly() {
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "4k3/p7/p7/8/8/8/5PPP/R5K1 w - - 0 1",
+        ] {
+            let p = pos(fen);
+            let (fixed, phase, t) = trace(&p);
+            let mut sum = Pair::default();
+            for (i, c) in t.counts {
+                sum += weight(i) * c;
+            }
+            // Tapering is linear up to rounding: the fixed and weighted parts may each round.
+            let rebuilt = fixed + taper(sum, phase);
+            assert!((rebuilt - breakdown(&p).white).abs() <= 1, "{fen}");
+        }
     }
 }

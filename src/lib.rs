@@ -5,6 +5,7 @@ pub mod bench;
 pub mod engine;
 pub mod epd;
 pub mod eval;
+pub mod eval_params;
 pub mod perft;
 pub mod position;
 pub mod search;
