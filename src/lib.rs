@@ -2,6 +2,7 @@
 //! subcommands reach the same code the protocol uses.
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod epd;
 pub mod eval;
@@ -9,4 +10,5 @@ pub mod eval_params;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod tune;
 pub mod uci;

@@ -12,13 +12,15 @@ use ferrum::search::time::Limits;
 use ferrum::search::time::{Signals, StopToken};
 use ferrum::uci::output::Out;
 use ferrum::uci::parse::{Command, parse_line};
-use ferrum::{bench, epd, position::Game};
+use ferrum::{bench, datagen, epd, position::Game, tune};
 
 const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdout
        ferrum bench [DEPTH]        search the bench positions, print nodes and nps
        ferrum perft DEPTH [--fen FEN] [--divide] [--threads N] [--hash MB]
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--json FILE]
+       ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S]
+       ferrum tune --data FILE [--iterations N] [--rate R] [--out FILE]
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -34,6 +36,8 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(args.get(1)),
         Some("perft") => perft_command(&args[1..]),
         Some("epd") => epd_command(&args[1..]),
+        Some("datagen") => datagen_command(&args[1..]),
+        Some("tune") => tune_command(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
@@ -159,6 +163,95 @@ fn perft_command(args: &[String]) -> Result<(), String> {
         config.threads,
         config.hash_mb
     );
+    Ok(())
+}
+
+fn datagen_command(args: &[String]) -> Result<(), String> {
+    let flags = Flags::parse(
+        args,
+        &[
+            "--out",
+            "--games",
+            "--nodes",
+            "--book",
+            "--random-plies",
+            "--seed",
+        ],
+        &[],
+    )?;
+    let path = flags
+        .value("--out")
+        .ok_or("datagen: --out FILE is required")?;
+    let openings = match flags.value("--book") {
+        Some(book) => read_file(book)?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect(),
+        None => Vec::new(),
+    };
+    let config = datagen::Config {
+        games: flags.number("--games")?.unwrap_or(100),
+        nodes: flags.number("--nodes")?.unwrap_or(5000),
+        openings,
+        random_plies: flags.number("--random-plies")?.unwrap_or(4),
+        seed: flags.number("--seed")?.unwrap_or(1),
+    };
+    // Appends, so an interrupted run can be continued with another seed.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open '{path}': {e}"))?;
+    let mut sink = std::io::BufWriter::new(file);
+    let start = std::time::Instant::now();
+    let (games, positions) = datagen::run(&config, &mut sink, &mut |g, p| {
+        if g % 10 == 0 {
+            eprintln!(
+                "datagen: {g} games, {p} positions, {} s",
+                start.elapsed().as_secs()
+            );
+        }
+    })?;
+    std::io::Write::flush(&mut sink).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    println!("{games} games, {positions} positions written to {path}");
+    Ok(())
+}
+
+fn tune_command(args: &[String]) -> Result<(), String> {
+    let flags = Flags::parse(args, &["--data", "--iterations", "--rate", "--out"], &[])?;
+    let path = flags
+        .value("--data")
+        .ok_or("tune: --data FILE is required")?;
+    let (samples, bad) = tune::load(&read_file(path)?);
+    if samples.is_empty() {
+        return Err(format!("tune: no usable positions in '{path}'"));
+    }
+    let iterations = flags.number("--iterations")?.unwrap_or(1000);
+    let rate = flags.number("--rate")?.unwrap_or(1.0);
+    eprintln!(
+        "tune: {} positions ({bad} bad lines skipped)",
+        samples.len()
+    );
+    let outcome = tune::tune(&samples, iterations, rate, &mut |t, l| {
+        eprintln!("tune: iteration {t}, loss {l:.6}");
+    });
+    let note = format!(
+        "{} positions from {path}, {iterations} iterations, K {:.3}, loss {:.6} -> {:.6}.",
+        samples.len(),
+        outcome.k,
+        outcome.loss_before,
+        outcome.loss_after
+    );
+    println!("{note}");
+    let source = tune::params_source(&outcome.weights, &note);
+    match flags.value("--out") {
+        Some(out) => {
+            std::fs::write(out, source).map_err(|e| format!("cannot write '{out}': {e}"))?
+        }
+        None => print!("{source}"),
+    }
     Ok(())
 }
 

@@ -1,0 +1,158 @@
+//! `ferrum datagen`: self-play at a fixed node count from varied openings, writing quiet
+//! positions labelled with the game's result, as data for `ferrum tune`.
+
+use std::io::Write;
+
+use shakmaty::fen::Fen;
+use shakmaty::{EnPassantMode, Position};
+
+use crate::position::{Game, is_repetition_draw};
+use crate::search::driver;
+use crate::search::ordering::is_tactical;
+use crate::search::score::{MATE_BOUND, is_mate};
+use crate::search::time::{Clock, Limits, StopToken};
+use crate::search::tt::TranspositionTable;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub games: usize,
+    pub nodes: u64,
+    /// Opening positions, one FEN per line; the start position when empty.
+    pub openings: Vec<String>,
+    /// Random legal moves played after the opening, so games differ.
+    pub random_plies: usize,
+    pub seed: u64,
+}
+
+/// A game is adjudicated won once the score stays beyond this for `ADJUDICATE_PLIES` plies.
+const ADJUDICATE_SCORE: i32 = 1000;
+const ADJUDICATE_PLIES: usize = 6;
+/// Games longer than this are called drawn.
+const MAX_PLIES: usize = 400;
+const DATAGEN_HASH_MB: usize = 16;
+
+/// Deterministic pseudo-random numbers (64-bit LCG), so a seed reproduces the data.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+/// Plays one game; returns the FENs of its quiet positions and the result for White
+/// (1, 0.5 or 0).
+fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>, f32), String> {
+    let mut game = start;
+    for _ in 0..config.random_plies {
+        let moves = game.pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(rng.next() as usize) % moves.len()];
+        game.play(m);
+    }
+    let tt = TranspositionTable::new(DATAGEN_HASH_MB)?;
+    let limits = Limits {
+        nodes: Some(config.nodes),
+        ..Limits::default()
+    };
+    let mut quiet = Vec::new();
+    let mut decisive_plies = 0;
+    for _ in 0..MAX_PLIES {
+        let pos = &game.pos;
+        if pos.legal_moves().is_empty() {
+            let result = if pos.is_check() {
+                // The side to move is mated.
+                if pos.turn().is_white() { 0.0 } else { 1.0 }
+            } else {
+                0.5
+            };
+            return Ok((quiet, result));
+        }
+        let keys = game.repetition_keys();
+        if pos.is_insufficient_material()
+            || pos.halfmoves() >= 100
+            || is_repetition_draw(&keys, pos.halfmoves(), 0)
+        {
+            return Ok((quiet, 0.5));
+        }
+        let clock = Clock::new(&limits, pos.turn().is_white(), 0, StopToken::detached());
+        let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+        let Some(best) = r.best else {
+            return Ok((quiet, 0.5));
+        };
+        let score = r.last.score;
+        if !pos.is_check() && !is_tactical(best) && !is_mate(score) {
+            quiet.push(Fen::from_position(pos, EnPassantMode::Legal).to_string());
+        }
+        if score.abs() >= ADJUDICATE_SCORE || score.abs() >= MATE_BOUND {
+            decisive_plies += 1;
+            if decisive_plies >= ADJUDICATE_PLIES {
+                let side_to_move_wins = score > 0;
+                let white_wins = side_to_move_wins == pos.turn().is_white();
+                return Ok((quiet, if white_wins { 1.0 } else { 0.0 }));
+            }
+        } else {
+            decisive_plies = 0;
+        }
+        game.play(best);
+    }
+    Ok((quiet, 0.5))
+}
+
+/// Plays `config.games` games and writes `FEN;result` lines; returns (games, positions).
+pub fn run(
+    config: &Config,
+    sink: &mut dyn Write,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(usize, usize), String> {
+    let mut rng = Lcg(config.seed ^ 0x5eed_5eed);
+    let mut positions = 0;
+    for g in 0..config.games {
+        let start = if config.openings.is_empty() {
+            Game::default()
+        } else {
+            let fen = &config.openings[(rng.next() as usize) % config.openings.len()];
+            Game::from_fen(fen, false)?
+        };
+        let (fens, result) = play_game(start, config, &mut rng)?;
+        for fen in &fens {
+            writeln!(sink, "{fen};{result:.1}").map_err(|e| format!("cannot write data: {e}"))?;
+        }
+        positions += fens.len();
+        progress(g + 1, positions);
+    }
+    Ok((config.games, positions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_games_give_labelled_quiet_positions() {
+        let config = Config {
+            games: 2,
+            nodes: 300,
+            openings: Vec::new(),
+            random_plies: 6,
+            seed: 1,
+        };
+        let mut out = Vec::new();
+        let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
+        assert_eq!(games, 2);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), positions);
+        assert!(positions > 10);
+        for line in text.lines() {
+            let (fen, result) = line.split_once(';').unwrap();
+            assert!(Game::from_fen(fen, false).is_ok(), "{fen}");
+            assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
+        }
+    }
+}
