@@ -63,6 +63,7 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>
     };
     let mut quiet = Vec::new();
     let mut decisive_plies = 0;
+    let mut white_ahead = false;
     for _ in 0..MAX_PLIES {
         let pos = &game.pos;
         if pos.legal_moves().is_empty() {
@@ -90,12 +91,15 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>
         if !pos.is_check() && !is_tactical(best) && !is_mate(score) {
             quiet.push(Fen::from_position(pos, EnPassantMode::Legal).to_string());
         }
-        if score.abs() >= ADJUDICATE_SCORE || score.abs() >= MATE_BOUND {
+        // Adjudicated when both sides' searches agree, ply after ply, that one side wins.
+        let white_score = if pos.turn().is_white() { score } else { -score };
+        if white_score.abs() >= ADJUDICATE_SCORE.min(MATE_BOUND)
+            && (decisive_plies == 0 || (white_score > 0) == white_ahead)
+        {
+            white_ahead = white_score > 0;
             decisive_plies += 1;
             if decisive_plies >= ADJUDICATE_PLIES {
-                let side_to_move_wins = score > 0;
-                let white_wins = side_to_move_wins == pos.turn().is_white();
-                return Ok((quiet, if white_wins { 1.0 } else { 0.0 }));
+                return Ok((quiet, if white_ahead { 1.0 } else { 0.0 }));
             }
         } else {
             decisive_plies = 0;

@@ -67,6 +67,13 @@ fn aspiration_search(
         if searcher.stopped || (score > alpha && score < beta) {
             return score;
         }
+        // A move that failed high is searched first next time, so if time runs out during
+        // the re-search the partial result already prefers it.
+        if score >= beta
+            && let Some((m, _)) = searcher.root_best
+        {
+            searcher.root_hint = Some(m);
+        }
         delta *= 2;
         if delta > ASPIRATION_MAX_DELTA {
             (alpha, beta) = (-INFINITY, INFINITY);
@@ -274,8 +281,9 @@ fn main_search(
             {
                 break;
             }
-            // A forced mate found with the whole tree searched cannot get shorter.
-            if lines_wanted == 1 && score.abs() >= MATE - depth as i32 {
+            // A mate seen well inside the search depth is played; with pruning a shorter one
+            // could still exist, but only rarely, and the mate is kept.
+            if lines_wanted == 1 && 2 * (MATE - score.abs()) <= depth as i32 {
                 break;
             }
         }

@@ -110,6 +110,9 @@ pub struct Searcher<'a> {
     /// Selectivity that can change the result (pruning, reductions, extensions); off for the
     /// oracle comparison.
     pub prune: bool,
+    /// Index in `keys` of the position after the latest null move on the current line (0 if
+    /// none): repetitions are looked for only from there.
+    null_floor: usize,
     /// Whether the move into each ply was a null move.
     after_null: [bool; MAX_PLY + 2],
     heuristics: Heuristics,
@@ -137,6 +140,7 @@ impl<'a> Searcher<'a> {
             use_tt: true,
             prune: true,
             after_null: [false; MAX_PLY + 2],
+            null_floor: 0,
             heuristics: Heuristics::default(),
             root_hint: None,
         }
@@ -169,16 +173,20 @@ impl<'a> Searcher<'a> {
                 c.fetch_add(self.unshared, Ordering::Relaxed);
                 self.unshared = 0;
             }
-            if self.clock.must_stop(self.nodes) {
+            if self.clock.must_stop(self.total_nodes()) {
                 self.stopped = true;
             }
-        } else if self.clock.node_limit_reached(self.nodes) && self.clock.must_stop(self.nodes) {
+        } else if self.clock.node_limit_reached(self.total_nodes())
+            && self.clock.must_stop(self.total_nodes())
+        {
             self.stopped = true;
         }
     }
 
     fn is_draw(&self, pos: &Chess, ply: usize) -> bool {
-        if is_repetition_draw(&self.keys, pos.halfmoves(), ply) || pos.is_insufficient_material() {
+        // Nothing before a null move can recur: the free tempo is not a real move.
+        let keys = &self.keys[self.null_floor..];
+        if is_repetition_draw(keys, pos.halfmoves(), ply) || pos.is_insufficient_material() {
             return true;
         }
         // After fifty moves without capture or pawn move it is a draw, unless this is mate.
@@ -224,9 +232,11 @@ impl<'a> Searcher<'a> {
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
         self.keys.push(zobrist(&null_pos));
+        let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
         self.after_null[ply + 1] = true;
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
         self.after_null[ply + 1] = false;
+        self.null_floor = floor;
         self.keys.pop();
         if self.stopped || score < beta {
             return None;
@@ -330,16 +340,21 @@ impl<'a> Searcher<'a> {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
-            let prunable = selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND && {
-                let late = depth <= LMP_MAX_DEPTH
+            let (mut late, mut futile) = (false, false);
+            if selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND {
+                late = depth <= LMP_MAX_DEPTH
                     && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
-                let futile =
+                futile =
                     depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
-                late || futile
-            };
+            }
             let child = self.play(pos, m);
-            if prunable && !child.is_check() {
+            if (late || futile) && !child.is_check() {
                 self.unplay();
+                if futile {
+                    // Fail-soft: the skipped move might have been worth up to this much, so
+                    // the bound stored for this node must not claim less.
+                    best = best.max(static_eval + FUTILITY_MARGIN * depth);
+                }
                 continue;
             }
             // Principal variation search: the first move gets the full window; the rest are

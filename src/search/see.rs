@@ -2,7 +2,7 @@
 //! each side taking with its least valuable piece and free to stop when it pays.
 
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::eval::piece_value;
 
@@ -57,9 +57,16 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
         if depth >= gains.len() {
             break;
         }
+        // A pawn recapturing on the last rank promotes (to a queen).
+        let promotes = role == Role::Pawn && matches!(to.rank(), Rank::First | Rank::Eighth);
+        let promotion_gain = if promotes {
+            piece_value(Role::Queen) - piece_value(Role::Pawn)
+        } else {
+            0
+        };
         // Speculative: what `side` has gained if it takes and the other side stops here.
-        gains[depth] = see_value(on_square) - gains[depth - 1];
-        on_square = role;
+        gains[depth] = see_value(on_square) + promotion_gain - gains[depth - 1];
+        on_square = if promotes { Role::Queen } else { role };
         occupied ^= Bitboard::from(sq);
         side = !side;
         // A king may only take when nothing can take it back.
@@ -136,6 +143,15 @@ mod tests {
         assert_eq!(see_of("8/8/8/3pk3/8/1B6/8/3RK3 w - - 0 1", "d1d5"), 100);
         // Without the bishop, the king takes the rook.
         assert_eq!(see_of("8/8/8/3pk3/8/8/8/3RK3 w - - 0 1", "d1d5"), 100 - 500);
+    }
+
+    #[test]
+    fn a_pawn_recapturing_on_the_last_rank_promotes() {
+        // Nxc1 takes the checking rook; b2xc1=Q answers: the knight is lost, a queen appears.
+        assert_eq!(
+            see_of("4k3/8/8/8/8/3N4/1p6/2r1K3 w - - 0 1", "d3c1"),
+            500 - (320 + 800)
+        );
     }
 
     #[test]
