@@ -89,8 +89,15 @@ pub struct Outcome {
     pub depth: u32,
 }
 
-pub fn solve(r: &Record, limits: &Limits, hash_mb: usize) -> Result<Outcome, String> {
-    let tt = TranspositionTable::new(hash_mb)?;
+/// Search settings for each position of a suite.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub hash_mb: usize,
+    pub threads: usize,
+}
+
+pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, String> {
+    let tt = TranspositionTable::new(setup.hash_mb)?;
     let clock = Clock::new(
         limits,
         r.game.pos.turn().is_white(),
@@ -98,18 +105,20 @@ pub fn solve(r: &Record, limits: &Limits, hash_mb: usize) -> Result<Outcome, Str
         StopToken::detached(),
     );
     let mut since: Option<(u64, u32)> = None;
-    let result = driver::search(
-        &r.game,
-        limits,
-        &tt,
-        &clock,
-        &mut |it| match it.pv.first() {
-            Some(&m) if is_solution(r, m) => {
-                since.get_or_insert((it.elapsed_ms, it.depth));
-            }
-            _ => since = None,
-        },
-    );
+    let result =
+        driver::search_threads(
+            &r.game,
+            limits,
+            &tt,
+            &clock,
+            setup.threads,
+            &mut |it| match it.pv.first() {
+                Some(&m) if is_solution(r, m) => {
+                    since.get_or_insert((it.elapsed_ms, it.depth));
+                }
+                _ => since = None,
+            },
+        );
     let found = result.best;
     let solved = found.is_some_and(|m| is_solution(r, m));
     if !solved {
@@ -169,7 +178,7 @@ pub fn to_json(file: &str, outcomes: &[Outcome]) -> String {
 }
 
 /// Runs a suite's text; prints one line per position and `<file> solved X/N` last.
-pub fn run(name: &str, text: &str, limits: &Limits, hash_mb: usize, out: &Out) -> Vec<Outcome> {
+pub fn run(name: &str, text: &str, limits: &Limits, setup: Setup, out: &Out) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
     let mut total = 0;
     let start = Instant::now();
@@ -185,7 +194,7 @@ pub fn run(name: &str, text: &str, limits: &Limits, hash_mb: usize, out: &Out) -
                 continue;
             }
         };
-        match solve(&record, limits, hash_mb) {
+        match solve(&record, limits, setup) {
             Ok(o) => {
                 out.line(&format!(
                     "{:<12} {:<24} found {:<8} {:<8} time {:>6} depth {}",
@@ -253,7 +262,11 @@ mod tests {
             depth: Some(3),
             ..Limits::default()
         };
-        let o = solve(&r, &limits, 1).unwrap();
+        let setup = Setup {
+            hash_mb: 1,
+            threads: 1,
+        };
+        let o = solve(&r, &limits, setup).unwrap();
         assert!(o.solved);
         assert_eq!(o.found, "Ra8#");
         assert_eq!(o.solved_depth, Some(1));

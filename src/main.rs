@@ -18,7 +18,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum bench [DEPTH]        search the bench positions, print nodes and nps
        ferrum perft DEPTH [--fen FEN] [--divide] [--threads N] [--hash MB]
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
-       ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--json FILE]
+       ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
        ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S]
        ferrum tune --data FILE [--iterations N] [--rate R] [--out FILE]
        ferrum --version";
@@ -258,7 +258,14 @@ fn tune_command(args: &[String]) -> Result<(), String> {
 fn epd_command(args: &[String]) -> Result<(), String> {
     let flags = Flags::parse(
         args,
-        &["--movetime", "--depth", "--nodes", "--hash", "--json"],
+        &[
+            "--movetime",
+            "--depth",
+            "--nodes",
+            "--hash",
+            "--threads",
+            "--json",
+        ],
         &[],
     )?;
     let [path] = flags.positional.as_slice() else {
@@ -274,8 +281,11 @@ fn epd_command(args: &[String]) -> Result<(), String> {
     if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
         limits.movetime = Some(1000);
     }
-    let hash = flags.number("--hash")?.unwrap_or(16);
-    let outcomes = epd::run(path, &text, &limits, hash, &Out::stdout());
+    let setup = epd::Setup {
+        hash_mb: flags.number("--hash")?.unwrap_or(16),
+        threads: flags.number("--threads")?.unwrap_or(1).max(1),
+    };
+    let outcomes = epd::run(path, &text, &limits, setup, &Out::stdout());
     if let Some(json) = flags.value("--json") {
         std::fs::write(json, epd::to_json(path, &outcomes))
             .map_err(|e| format!("cannot write '{json}': {e}"))?;
