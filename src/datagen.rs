@@ -7,6 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 
 use crate::position::{Game, is_repetition_draw};
+use crate::rng::Lcg;
 use crate::search::driver;
 use crate::search::ordering::is_tactical;
 use crate::search::score::{MATE_BOUND, is_mate};
@@ -31,19 +32,6 @@ const ADJUDICATE_PLIES: usize = 6;
 const MAX_PLIES: usize = 400;
 const DATAGEN_HASH_MB: usize = 16;
 
-/// Deterministic pseudo-random numbers (64-bit LCG), so a seed reproduces the data.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
 /// Plays one game; returns the FENs of its quiet positions and the result for White
 /// (1, 0.5 or 0).
 fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>, f32), String> {
@@ -53,7 +41,7 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>
         if moves.is_empty() {
             break;
         }
-        let m = moves[(rng.next() as usize) % moves.len()];
+        let m = moves[(rng.next_u64() as usize) % moves.len()];
         game.play(m);
     }
     let tt = TranspositionTable::new(DATAGEN_HASH_MB)?;
@@ -121,7 +109,7 @@ pub fn run(
         let start = if config.openings.is_empty() {
             Game::default()
         } else {
-            let fen = &config.openings[(rng.next() as usize) % config.openings.len()];
+            let fen = &config.openings[(rng.next_u64() as usize) % config.openings.len()];
             Game::from_fen(fen, false)?
         };
         let (fens, result) = play_game(start, config, &mut rng)?;

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod eval_params;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod tune;
 pub mod uci;

@@ -2,6 +2,7 @@
 //! draw rules, and mate scores.
 
 use ferrum::position::Game;
+use ferrum::rng::Lcg;
 use ferrum::search::driver;
 use ferrum::search::negamax::Searcher;
 use ferrum::search::reference;
@@ -9,19 +10,6 @@ use ferrum::search::score::{INFINITY, MATE};
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use shakmaty::Position;
-
-/// Deterministic pseudo-random numbers (64-bit LCG), so the position set never changes.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
 
 /// Positions reached by random legal moves from varied starts: openings, middlegames with
 /// captures available, endgames.
@@ -32,13 +20,13 @@ fn sample_positions(count: usize) -> Vec<Game> {
     while out.len() < count {
         let fen = starts[out.len() % starts.len()];
         let mut game = Game::from_fen(fen, false).unwrap();
-        let plies = rng.next() % 4;
+        let plies = rng.next_u64() % 4;
         for _ in 0..plies {
             let moves = game.pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            let m = moves[(rng.next() as usize) % moves.len()];
+            let m = moves[(rng.next_u64() as usize) % moves.len()];
             game.play(m);
         }
         out.push(game);

@@ -460,13 +460,7 @@ fn lines_at_depth(lines: &[String], depth: u32) -> Vec<(u32, String, i32, String
 #[test]
 fn multipv_reports_the_best_lines_in_order_with_their_scores() {
     let mut s = Session::start();
-    s.send("uci");
-    let lines = s.expect_prefix("uciok");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 256")
-    );
+    s.expect_option("option name MultiPV type spin default 1 min 1 max 256");
     s.send("setoption name MultiPV value 3");
     // Ra8 mates at once; every other move merely keeps a rook against three pawns.
     s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
@@ -498,13 +492,7 @@ fn multipv_reports_the_best_lines_in_order_with_their_scores() {
 #[test]
 fn two_threads_answer_every_go_mode_with_a_legal_move() {
     let mut s = Session::start();
-    s.send("uci");
-    let lines = s.expect_prefix("uciok");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "option name Threads type spin default 1 min 1 max 256")
-    );
+    s.expect_option("option name Threads type spin default 1 min 1 max 256");
     s.send("setoption name Threads value 2");
     for mode in [
         "go depth 6",

@@ -99,6 +99,16 @@ impl Session {
         (lines, last)
     }
 
+    /// Sends `uci` and asserts that this exact option line is among the answers.
+    pub fn expect_option(&mut self, option_line: &str) {
+        self.send("uci");
+        let lines = self.expect_prefix("uciok");
+        assert!(
+            lines.iter().any(|l| l == option_line),
+            "{option_line} not in {lines:?}"
+        );
+    }
+
     pub fn is_ready(&mut self) {
         self.send("isready");
         self.expect_prefix("readyok");
