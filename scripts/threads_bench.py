@@ -54,7 +54,8 @@ class Engine:
         self.send(f"go depth {depth}")
         lines = self.until("bestmove")
         elapsed = time.perf_counter() - start
-        info = [l for l in lines if l.startswith(f"info depth {depth} ")][-1].split()
+        # A found mate can end the search before `depth`: the last report counts then.
+        info = [l for l in lines if l.startswith("info depth ")][-1].split()
         nodes = int(info[info.index("nodes") + 1])
         return elapsed, nodes / elapsed
 
