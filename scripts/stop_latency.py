@@ -7,9 +7,10 @@ the worst case. Usage: scripts/stop_latency.py [--runs N] [--engine PATH]
 """
 import argparse
 import statistics
-import subprocess
 import time
 from pathlib import Path
+
+from uciproc import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 FENS = [
@@ -25,33 +26,17 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--engine", default=str(ROOT / "target/release/ferrum"))
     args = ap.parse_args()
-    p = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def read_until(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit("engine closed its output")
-            if line.startswith(prefix):
-                return line
-
-    send("uci")
-    read_until("uciok")
+    e = Engine(args.engine)
     latencies = []
     for i in range(args.runs):
-        send(f"position {FENS[i % len(FENS)]}")
-        send("go infinite")
-        read_until("info depth 4 ")
+        e.send(f"position {FENS[i % len(FENS)]}")
+        e.send("go infinite")
+        e.until("info depth 4 ")
         start = time.perf_counter()
-        send("stop")
-        read_until("bestmove")
+        e.send("stop")
+        e.until("bestmove")
         latencies.append((time.perf_counter() - start) * 1000)
-    send("quit")
-    p.wait(timeout=10)
+    e.quit()
     print(f"stop -> bestmove over {len(latencies)} runs: median {statistics.median(latencies):.2f} ms, "
           f"max {max(latencies):.2f} ms")
 

@@ -7,9 +7,10 @@ Usage: scripts/threads_bench.py [--depth D] [--engine PATH] [--threads N]
 """
 import argparse
 import statistics
-import subprocess
 import time
 from pathlib import Path
+
+from uciproc import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 FENS = [
@@ -24,26 +25,7 @@ FENS = [
 ]
 
 
-class Engine:
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit("engine closed its output")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
+class Bench(Engine):
     def search(self, threads, fen, depth):
         self.send(f"setoption name Threads value {threads}")
         self.send("ucinewgame")
@@ -59,10 +41,6 @@ class Engine:
         nodes = int(info[info.index("nodes") + 1])
         return elapsed, nodes / elapsed
 
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -70,7 +48,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--engine", default=str(ROOT / "target/release/ferrum"))
     args = ap.parse_args()
-    e = Engine(args.engine)
+    e = Bench(args.engine)
     t1, t2, n1, n2 = [], [], [], []
     for fen in FENS:
         a, na = e.search(1, fen, args.depth)
