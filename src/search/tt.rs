@@ -185,11 +185,11 @@ impl TranspositionTable {
         let bound = Bound::from_bits((data >> 56) & 3)?;
         Some(TtHit {
             mv: PackedMove(data as u16),
+            // `ply` turns a stored "mate from here" back into "mate from the root".
             score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
             eval: i32::from((data >> 32) as u16 as i16),
             depth: i32::from(unpack_depth(data)),
             bound,
-            // `ply` turns a stored "mate from here" back into "mate from the root".
         })
     }
 
