@@ -131,22 +131,9 @@ impl Engine {
                     .info_string(&format!("key {:016x}", self.game.key()));
             }
             Command::Eval => {
-                let b = eval::breakdown(&self.game.pos);
-                let term = |name: &str, p: eval::Pair| format!("{name} {}/{}", p.mg, p.eg);
-                self.out.info_string(&format!(
-                    "eval (White's view, middlegame/endgame): {}, {}, {}, {}, {}, {}; \
-                     phase {}/{}; blended {}; side to move {} cp",
-                    term("squares", b.squares),
-                    term("material", b.material),
-                    term("mobility", b.mobility),
-                    term("pawns", b.pawns),
-                    term("pieces", b.pieces),
-                    term("king", b.king),
-                    b.phase,
-                    eval::MAX_PHASE,
-                    b.white,
-                    eval::evaluate(&self.game.pos)
-                ));
+                for line in eval::report(&self.game.pos) {
+                    self.out.info_string(&line);
+                }
             }
         }
         true

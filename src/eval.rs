@@ -23,86 +23,8 @@ pub const fn piece_value(role: Role) -> i32 {
 /// Game phase weight of each piece: 24 with all pieces on the board, 0 with none.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const MAX_PHASE: i32 = 24;
-
-/// Steps from the centre: 0 on d4/e4/d5/e5, 6 in a corner.
-const fn centre_distance(sq: usize) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let df = if file < 4 { 3 - file } else { file - 4 };
-    let dr = if rank < 4 { 3 - rank } else { rank - 4 };
-    df + dr
-}
-
-/// Piece-square bonus for a white piece of `role` on `sq` (a1 = 0); black mirrors the rank.
-/// Written as rules rather than numbers: advance pawns, centralise pieces, keep the king
-/// sheltered in the middlegame and active in the endgame.
-const fn square_bonus(role: usize, sq: usize, endgame: bool) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let centre = centre_distance(sq);
-    match (role, endgame) {
-        // Pawns: worth more as they advance, more so in the endgame; central pawns matter
-        // early.
-        (0, false) => {
-            let advance = [0, 0, 4, 10, 20, 35, 55, 0][rank as usize];
-            let central = if (file == 3 || file == 4) && rank >= 2 && rank <= 4 {
-                15
-            } else {
-                0
-            };
-            advance + central
-        }
-        (0, true) => [0, 0, 8, 18, 32, 55, 90, 0][rank as usize],
-        // Knights: strongly prefer the centre, dislike the rim.
-        (1, _) => 24 - 8 * centre,
-        // Bishops: mildly central.
-        (2, _) => 12 - 4 * centre,
-        // Rooks: the seventh rank early on, otherwise indifferent.
-        (3, false) => {
-            if rank == 6 {
-                20
-            } else if file == 3 || file == 4 {
-                5
-            } else {
-                0
-            }
-        }
-        (3, true) => 0,
-        // Queens: a little centralisation.
-        (4, false) => 6 - 2 * centre,
-        (4, true) => 12 - 4 * centre,
-        // King in the middlegame: home rank, tucked to a side.
-        (5, false) => {
-            let home = if rank == 0 { 0 } else { -15 * rank };
-            let side = match file {
-                1 | 6 => 20,
-                0 | 2 | 7 => 10,
-                _ => -10,
-            };
-            home + side
-        }
-        // King in the endgame: come to the centre.
-        _ => 30 - 10 * centre,
-    }
-}
-
-const fn table(endgame: bool) -> [[i32; 64]; 6] {
-    let mut t = [[0; 64]; 6];
-    let mut role = 0;
-    while role < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            t[role][sq] = square_bonus(role, sq, endgame);
-            sq += 1;
-        }
-        role += 1;
-    }
-    t
-}
-
-/// Square bonus per role and square, seen from White.
-const PST_MG: [[i32; 64]; 6] = table(false);
-const PST_EG: [[i32; 64]; 6] = table(true);
+/// Endgame scale factors are out of this: full value.
+pub const FULL_SCALE: i32 = 64;
 
 /// A middlegame and an endgame value, blended later by the game phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,6 +57,13 @@ impl std::ops::Sub for Pair {
     }
 }
 
+impl std::ops::Neg for Pair {
+    type Output = Pair;
+    fn neg(self) -> Pair {
+        pair(-self.mg, -self.eg)
+    }
+}
+
 impl std::ops::Mul<i32> for Pair {
     type Output = Pair;
     fn mul(self, k: i32) -> Pair {
@@ -147,25 +76,47 @@ impl std::ops::Mul<i32> for Pair {
 pub mod param {
     /// Material of pawn, knight, bishop, rook, queen.
     pub const MATERIAL: usize = 0;
-    pub const BISHOP_PAIR: usize = 10;
+    /// Square tables: for each role (pawn to king) and square seen from White (a1 first),
+    /// one pair.
+    pub const PST: usize = MATERIAL + 10;
+    pub const BISHOP_PAIR: usize = PST + 6 * 64 * 2;
     /// Mobility of knight, bishop, rook, queen, per safe square beyond a typical count.
-    pub const MOBILITY: usize = 12;
-    pub const ROOK_OPEN_FILE: usize = 20;
-    pub const ROOK_HALF_OPEN_FILE: usize = 22;
-    pub const DOUBLED_PAWN: usize = 24;
-    pub const ISOLATED_PAWN: usize = 26;
+    pub const MOBILITY: usize = BISHOP_PAIR + 2;
+    pub const ROOK_OPEN_FILE: usize = MOBILITY + 8;
+    pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 2;
+    pub const DOUBLED_PAWN: usize = ROOK_HALF_OPEN_FILE + 2;
+    pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 2;
+    /// A pawn no neighbour can support whose advance square an enemy pawn guards.
+    pub const BACKWARD_PAWN: usize = ISOLATED_PAWN + 2;
+    /// A pawn guarded by a pawn or with a pawn beside it.
+    pub const CONNECTED_PAWN: usize = BACKWARD_PAWN + 2;
     /// Passed pawn on its second to seventh rank (six pairs).
-    pub const PASSED_PAWN: usize = 28;
+    pub const PASSED_PAWN: usize = CONNECTED_PAWN + 2;
+    /// Passed pawn with a piece on the square in front.
+    pub const PASSED_BLOCKED: usize = PASSED_PAWN + 12;
+    /// Per rank of advance: the enemy king's distance to the square in front of a passed
+    /// pawn less our king's.
+    pub const PASSED_KING_DISTANCE: usize = PASSED_BLOCKED + 2;
     /// Own pawn on the three files around a king on its first two ranks, one or two ahead.
-    pub const KING_SHIELD_PAWN: usize = 40;
-    pub const COUNT: usize = 42;
-    /// Names for the tuner's output, one per pair.
-    pub const NAMES: [&str; COUNT / 2] = [
-        "pawn",
-        "knight",
-        "bishop",
-        "rook",
-        "queen",
+    pub const KING_SHIELD_PAWN: usize = PASSED_KING_DISTANCE + 2;
+    /// Squares next to the enemy king attacked by a knight, bishop, rook, queen, counted when
+    /// at least two pieces take part.
+    pub const KING_ZONE_ATTACK: usize = KING_SHIELD_PAWN + 2;
+    /// Enemy pieces (not pawns) attacked by our pawns.
+    pub const THREAT_BY_PAWN: usize = KING_ZONE_ATTACK + 8;
+    /// Enemy rooks and queens attacked by our knights and bishops.
+    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 2;
+    /// Enemy queens attacked by our rooks.
+    pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 2;
+    /// Enemy pieces (not pawns, not the king) we attack that nothing defends.
+    pub const HANGING: usize = THREAT_BY_ROOK + 2;
+    /// The side to move.
+    pub const TEMPO: usize = HANGING + 2;
+    pub const COUNT: usize = TEMPO + 2;
+
+    const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// Names of the single pairs after the square tables, in order.
+    const TERMS: [&str; (COUNT - BISHOP_PAIR) / 2] = [
         "bishop pair",
         "knight mobility",
         "bishop mobility",
@@ -175,14 +126,46 @@ pub mod param {
         "rook on half-open file",
         "doubled pawn",
         "isolated pawn",
+        "backward pawn",
+        "connected pawn",
         "passed pawn rank 2",
         "passed pawn rank 3",
         "passed pawn rank 4",
         "passed pawn rank 5",
         "passed pawn rank 6",
         "passed pawn rank 7",
+        "blocked passed pawn",
+        "passed pawn king distance",
         "king shield pawn",
+        "knight on king zone",
+        "bishop on king zone",
+        "rook on king zone",
+        "queen on king zone",
+        "pawn attacks piece",
+        "minor attacks major",
+        "rook attacks queen",
+        "hanging piece",
+        "tempo",
     ];
+
+    /// How `eval_params.rs` is laid out: (first index, pairs on the line, comment). Square
+    /// tables go a rank to a line.
+    pub fn rows() -> Vec<(usize, usize, String)> {
+        let mut rows = Vec::new();
+        for (i, role) in ROLES.iter().take(5).enumerate() {
+            rows.push((MATERIAL + 2 * i, 1, (*role).to_string()));
+        }
+        for (r, role) in ROLES.iter().enumerate() {
+            for rank in 0..8 {
+                let index = PST + 2 * (64 * r + 8 * rank);
+                rows.push((index, 8, format!("{role} rank {}", rank + 1)));
+            }
+        }
+        for (i, name) in TERMS.iter().enumerate() {
+            rows.push((BISHOP_PAIR + 2 * i, 1, (*name).to_string()));
+        }
+        rows
+    }
 }
 
 /// Safe squares a piece is expected to reach, subtracted before mobility is weighted.
@@ -201,6 +184,7 @@ pub trait Features {
 }
 
 /// Sums weights as features arrive.
+#[derive(Default)]
 struct Sum {
     total: Pair,
 }
@@ -225,27 +209,6 @@ impl Features for Trace {
     }
 }
 
-/// The terms behind a score, for `eval` on the command line; every pair is White minus Black.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Breakdown {
-    pub squares: Pair,
-    pub material: Pair,
-    pub mobility: Pair,
-    pub pawns: Pair,
-    pub pieces: Pair,
-    pub king: Pair,
-    pub phase: i32,
-    /// The blended score from White's point of view.
-    pub white: i32,
-}
-
-impl Breakdown {
-    /// All terms added up, before tapering.
-    pub fn total(&self) -> Pair {
-        self.squares + self.material + self.mobility + self.pawns + self.pieces + self.king
-    }
-}
-
 fn pieces(board: &Board, role: Role, color: Color) -> Bitboard {
     board.by_role(role) & board.by_color(color)
 }
@@ -254,6 +217,22 @@ fn sign(color: Color) -> i32 {
     match color {
         Color::White => 1,
         Color::Black => -1,
+    }
+}
+
+/// Rank of `sq` as `color` sees it: 0 on its own back rank.
+fn relative_rank(sq: Square, color: Color) -> usize {
+    match color {
+        Color::White => sq.rank() as usize,
+        Color::Black => 7 - sq.rank() as usize,
+    }
+}
+
+/// One step toward the enemy for `color`, as a bitboard shift.
+fn forward(color: Color) -> i32 {
+    match color {
+        Color::White => 8,
+        Color::Black => -8,
     }
 }
 
@@ -278,37 +257,54 @@ fn adjacent_files(file: File) -> Bitboard {
     b
 }
 
+/// Ranks strictly ahead of `sq` from `color`'s side.
+fn ranks_ahead(sq: Square, color: Color) -> Bitboard {
+    let rank = sq.rank() as i32;
+    match color {
+        Color::White => Bitboard(!0u64 << 8).shift(rank * 8),
+        Color::Black => Bitboard(!0u64 >> 8).shift(-(7 - rank) * 8),
+    }
+}
+
 /// Squares in front of `sq` from `color`'s side, on its file and the neighbouring ones.
 fn front_span(sq: Square, color: Color) -> Bitboard {
     let files = Bitboard::from_file(sq.file()) | adjacent_files(sq.file());
-    let rank = sq.rank() as i32;
-    let ahead = match color {
-        Color::White => Bitboard(!0u64 << 8).shift(rank * 8),
-        Color::Black => Bitboard(!0u64 >> 8).shift(-(7 - rank) * 8),
-    };
-    files & ahead
+    files & ranks_ahead(sq, color)
 }
 
-/// Phase (24 = all pieces, 0 = none) and the fixed square bonuses, White minus Black.
-fn squares_and_phase(board: &Board) -> (Pair, i32) {
-    let mut psq = Pair::default();
-    let mut phase = 0;
-    for role in Role::ALL {
-        let r = role as usize - 1;
-        for sq in pieces(board, role, Color::White) {
-            psq += pair(PST_MG[r][sq as usize], PST_EG[r][sq as usize]);
-            phase += PHASE_WEIGHT[r];
-        }
-        for sq in pieces(board, role, Color::Black) {
-            let m = sq.flip_vertical() as usize;
-            psq = psq - pair(PST_MG[r][m], PST_EG[r][m]);
-            phase += PHASE_WEIGHT[r];
+/// What each side attacks, gathered once per evaluation.
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    pawns: Bitboard,
+    minors: Bitboard,
+    rooks: Bitboard,
+    all: Bitboard,
+}
+
+fn attack_maps(board: &Board) -> [Attacks; 2] {
+    let occupied = board.occupied();
+    let mut maps = [Attacks::default(); 2];
+    for color in Color::ALL {
+        let a = &mut maps[color as usize];
+        a.pawns = pawn_attack_span(board, color);
+        a.all = a.pawns;
+        for sq in board.by_color(color) & !board.pawns() {
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            let reach = attacks::attacks(sq, piece, occupied);
+            match piece.role {
+                Role::Knight | Role::Bishop => a.minors |= reach,
+                Role::Rook => a.rooks |= reach,
+                _ => {}
+            }
+            a.all |= reach;
         }
     }
-    (psq, phase.min(MAX_PHASE))
+    maps
 }
 
-fn material(board: &Board, f: &mut impl Features) {
+fn material(board: &Board, color: Color, f: &mut impl Features) {
     for (i, role) in [
         Role::Pawn,
         Role::Knight,
@@ -319,32 +315,75 @@ fn material(board: &Board, f: &mut impl Features) {
     .into_iter()
     .enumerate()
     {
-        let diff = pieces(board, role, Color::White).count() as i32
-            - pieces(board, role, Color::Black).count() as i32;
-        f.add(param::MATERIAL + 2 * i, diff);
+        let n = pieces(board, role, color).count() as i32;
+        f.add(param::MATERIAL + 2 * i, sign(color) * n);
     }
 }
 
-fn mobility(board: &Board, color: Color, f: &mut impl Features) {
+fn squares(board: &Board, color: Color, f: &mut impl Features) {
+    for role in Role::ALL {
+        let r = role as usize - 1;
+        for sq in pieces(board, role, color) {
+            let seen = match color {
+                Color::White => sq,
+                Color::Black => sq.flip_vertical(),
+            };
+            f.add(param::PST + 2 * (64 * r + seen as usize), sign(color));
+        }
+    }
+}
+
+/// Game phase: 24 with all pieces on the board, 0 with only kings and pawns.
+pub fn phase(board: &Board) -> i32 {
+    let phase: i32 = Role::ALL
+        .iter()
+        .map(|&role| PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32)
+        .sum();
+    phase.min(MAX_PHASE)
+}
+
+/// Mobility of each piece and its share in an attack on the enemy king.
+fn activity(board: &Board, color: Color, f: &mut impl Features) {
     let occupied = board.occupied();
     let targets = !board.by_color(color) & !pawn_attack_span(board, !color);
+    let zone = pieces(board, Role::King, !color).first().map(|k| {
+        let near = attacks::king_attacks(k) | Bitboard::from_square(k);
+        near | near.shift(forward(!color))
+    });
+    let mut zone_hits = [0; 4];
+    let mut attackers = 0;
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
     {
         for sq in pieces(board, role, color) {
-            let reach = attacks::attacks(sq, Piece { color, role }, occupied) & targets;
+            let reach = attacks::attacks(sq, Piece { color, role }, occupied);
             f.add(
                 param::MOBILITY + 2 * i,
-                sign(color) * (reach.count() as i32 - MOBILITY_BASE[i]),
+                sign(color) * ((reach & targets).count() as i32 - MOBILITY_BASE[i]),
             );
+            if let Some(zone) = zone {
+                let hits = (reach & zone).count() as i32;
+                if hits > 0 {
+                    zone_hits[i] += hits;
+                    attackers += 1;
+                }
+            }
+        }
+    }
+    if attackers >= 2 {
+        for (i, hits) in zone_hits.into_iter().enumerate() {
+            f.add(param::KING_ZONE_ATTACK + 2 * i, sign(color) * hits);
         }
     }
 }
 
-fn pawn_structure(board: &Board, color: Color, f: &mut impl Features) {
+/// Pawn-only terms of `color`; returns its passed pawns.
+fn pawn_structure(board: &Board, color: Color, f: &mut impl Features) -> Bitboard {
     let ours = pieces(board, Role::Pawn, color);
     let theirs = pieces(board, Role::Pawn, !color);
+    let their_attacks = pawn_attack_span(board, !color);
+    let mut passed = Bitboard::EMPTY;
     for file in File::ALL {
         let on_file = (ours & Bitboard::from_file(file)).count() as i32;
         if on_file > 1 {
@@ -355,16 +394,52 @@ fn pawn_structure(board: &Board, color: Color, f: &mut impl Features) {
         }
     }
     for sq in ours {
-        if (front_span(sq, color) & theirs).is_empty() {
-            let rank = match color {
-                Color::White => sq.rank() as usize,
-                Color::Black => 7 - sq.rank() as usize,
-            };
+        let neighbours = ours & adjacent_files(sq.file());
+        let beside = neighbours & Bitboard::from_rank(sq.rank());
+        let guarded = !(attacks::pawn_attacks(!color, sq) & ours).is_empty();
+        if guarded || !beside.is_empty() {
+            f.add(param::CONNECTED_PAWN, sign(color));
+        }
+        let stop = Bitboard::from_square(sq).shift(forward(color));
+        let supporters = neighbours & !ranks_ahead(sq, color);
+        if !neighbours.is_empty() && supporters.is_empty() && !(stop & their_attacks).is_empty() {
+            f.add(param::BACKWARD_PAWN, sign(color));
+        }
+        let ahead_on_file = Bitboard::from_file(sq.file()) & ranks_ahead(sq, color);
+        if (front_span(sq, color) & theirs).is_empty() && (ahead_on_file & ours).is_empty() {
+            let rank = relative_rank(sq, color);
             // Pawns stand on ranks 2 to 7 (index 1 to 6).
             if (1..=6).contains(&rank) {
                 f.add(param::PASSED_PAWN + 2 * (rank - 1), sign(color));
+                passed |= Bitboard::from_square(sq);
             }
         }
+    }
+    passed
+}
+
+/// Terms of passed pawns that depend on the pieces: a blocker in front, and which king is
+/// nearer the square the pawn goes to next.
+fn passed_pawn_terms(board: &Board, color: Color, passed: Bitboard, f: &mut impl Features) {
+    let (Some(own_king), Some(their_king)) = (
+        pieces(board, Role::King, color).first(),
+        pieces(board, Role::King, !color).first(),
+    ) else {
+        return;
+    };
+    for sq in passed {
+        let Some(stop) = Bitboard::from_square(sq).shift(forward(color)).first() else {
+            continue;
+        };
+        if board.occupied().contains(stop) {
+            f.add(param::PASSED_BLOCKED, sign(color));
+        }
+        let advance = relative_rank(sq, color) as i32 - 1;
+        let distance = their_king.distance(stop) as i32 - own_king.distance(stop) as i32;
+        f.add(
+            param::PASSED_KING_DISTANCE,
+            sign(color) * advance * distance,
+        );
     }
 }
 
@@ -388,29 +463,135 @@ fn king_shelter(board: &Board, color: Color, f: &mut impl Features) {
     let Some(king) = pieces(board, Role::King, color).first() else {
         return;
     };
-    let home = match color {
-        Color::White => king.rank() as u32 <= 1,
-        Color::Black => king.rank() as u32 >= 6,
-    };
-    if !home {
+    if relative_rank(king, color) > 1 {
         return;
     }
-    let step = if color == Color::White { 8 } else { -8 };
     let near = attacks::king_attacks(king);
-    let shield = front_span(king, color) & (near | near.shift(step));
+    let shield = front_span(king, color) & (near | near.shift(forward(color)));
     let count = (shield & pieces(board, Role::Pawn, color)).count() as i32;
     f.add(param::KING_SHIELD_PAWN, sign(color) * count);
 }
 
-/// Every weighted feature of the position (White minus Black).
-pub fn features(board: &Board, f: &mut impl Features) {
-    material(board, f);
+/// Enemy pieces attacked by cheaper ones, and enemy pieces attacked and not defended.
+fn threats(board: &Board, color: Color, maps: &[Attacks; 2], f: &mut impl Features) {
+    let ours = &maps[color as usize];
+    let theirs = &maps[!color as usize];
+    let enemy = board.by_color(!color);
+    let pieces_ = enemy & !board.pawns() & !board.kings();
+    let majors = enemy & (board.rooks() | board.queens());
+    let s = sign(color);
+    f.add(
+        param::THREAT_BY_PAWN,
+        s * (ours.pawns & pieces_).count() as i32,
+    );
+    f.add(
+        param::THREAT_BY_MINOR,
+        s * (ours.minors & majors).count() as i32,
+    );
+    f.add(
+        param::THREAT_BY_ROOK,
+        s * (ours.rooks & enemy & board.queens()).count() as i32,
+    );
+    f.add(
+        param::HANGING,
+        s * (ours.all & pieces_ & !theirs.all).count() as i32,
+    );
+}
+
+/// Every term of `color` that does not need the pawn table.
+fn piece_features(board: &Board, color: Color, maps: &[Attacks; 2], f: &mut impl Features) {
+    material(board, color, f);
+    squares(board, color, f);
+    activity(board, color, f);
+    piece_terms(board, color, f);
+    king_shelter(board, color, f);
+    threats(board, color, maps, f);
+}
+
+/// Every weighted feature of the position (White minus Black), with the side to move.
+pub fn features(board: &Board, turn: Color, f: &mut impl Features) {
+    let maps = attack_maps(board);
     for color in Color::ALL {
-        mobility(board, color, f);
-        pawn_structure(board, color, f);
-        piece_terms(board, color, f);
-        king_shelter(board, color, f);
+        piece_features(board, color, &maps, f);
+        let passed = pawn_structure(board, color, f);
+        passed_pawn_terms(board, color, passed, f);
     }
+    f.add(param::TEMPO, sign(turn));
+}
+
+/// Material of `color` without pawns, in pawn units (minor 3, rook 5, queen 9).
+fn piece_units(board: &Board, color: Color) -> i32 {
+    let n = |role| pieces(board, role, color).count() as i32;
+    3 * (n(Role::Knight) + n(Role::Bishop)) + 5 * n(Role::Rook) + 9 * n(Role::Queen)
+}
+
+/// How much of an advantage for `strong` can be won, out of `FULL_SCALE`: drawish endgame
+/// material is scaled toward zero.
+pub fn endgame_scale(board: &Board, strong: Color) -> i32 {
+    let weak = !strong;
+    let strong_pawns = pieces(board, Role::Pawn, strong);
+    let strong_units = piece_units(board, strong);
+    let weak_units = piece_units(board, weak);
+    if strong_pawns.is_empty() {
+        // A single minor piece cannot mate; two knights cannot force it.
+        let knights = pieces(board, Role::Knight, strong).count();
+        if strong_units <= 3 || (strong_units == 6 && knights == 2) {
+            return 0;
+        }
+        // A minor piece's edge without pawns (rook against minor, say) is usually a draw.
+        if strong_units - weak_units <= 3 {
+            return FULL_SCALE / 8;
+        }
+    }
+    let bishops = board.bishops();
+    let only_bishops =
+        (board.knights() | board.rooks() | board.queens()).is_empty() && bishops.count() == 2;
+    if only_bishops {
+        let (ours, theirs) = (
+            pieces(board, Role::Bishop, strong),
+            pieces(board, Role::Bishop, weak),
+        );
+        let light = |b: Bitboard| !(b & Bitboard::LIGHT_SQUARES).is_empty();
+        if ours.count() == 1 && theirs.count() == 1 && light(ours) != light(theirs) {
+            return FULL_SCALE / 2;
+        }
+    }
+    if wrong_rook_pawn(board, strong) {
+        return 0;
+    }
+    FULL_SCALE
+}
+
+/// King, bishop and pawns all on one rook file against a bare king that holds the corner the
+/// bishop cannot cover: a draw.
+fn wrong_rook_pawn(board: &Board, strong: Color) -> bool {
+    let weak = !strong;
+    let pawns = pieces(board, Role::Pawn, strong);
+    let bishop = pieces(board, Role::Bishop, strong);
+    let others = board.knights() | board.rooks() | board.queens();
+    if pawns.is_empty()
+        || bishop.count() != 1
+        || !others.is_empty()
+        || board.by_color(weak).count() != 1
+    {
+        return false;
+    }
+    let file = if (pawns & !Bitboard::from_file(File::A)).is_empty() {
+        File::A
+    } else if (pawns & !Bitboard::from_file(File::H)).is_empty() {
+        File::H
+    } else {
+        return false;
+    };
+    let back = match strong {
+        Color::White => shakmaty::Rank::Eighth,
+        Color::Black => shakmaty::Rank::First,
+    };
+    let corner = Square::from_coords(file, back);
+    let (Some(b), Some(k)) = (bishop.first(), pieces(board, Role::King, weak).first()) else {
+        return false;
+    };
+    b.is_light() != corner.is_light() && k.distance(corner) <= 1
 }
 
 /// The tapered blend of a middlegame/endgame pair at `phase`.
@@ -418,51 +599,215 @@ pub fn taper(p: Pair, phase: i32) -> i32 {
     (p.mg * phase + p.eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-pub fn breakdown(pos: &Chess) -> Breakdown {
-    let board = pos.board();
-    let (squares, phase) = squares_and_phase(board);
-    let group = |term: &dyn Fn(&mut Sum)| {
-        let mut s = Sum {
-            total: Pair::default(),
-        };
-        term(&mut s);
-        s.total
+/// The blend, scaled down by `scale` out of `FULL_SCALE` for drawish material.
+pub fn taper_scaled(p: Pair, phase: i32, scale: i32) -> i32 {
+    taper(p, phase) * scale / FULL_SCALE
+}
+
+/// The scale for whichever side the endgame score favours (it decides who is "ahead" once
+/// the pieces are off).
+fn scale_for(board: &Board, eg: i32) -> i32 {
+    let strong = if eg >= 0 { Color::White } else { Color::Black };
+    endgame_scale(board, strong)
+}
+
+/// Pawn-structure results cached by the exact pawn placement (pawn-only terms do not depend
+/// on anything else): the White-minus-Black pair and each side's passed pawns.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: Bitboard,
+    black: Bitboard,
+    score: Pair,
+    passed: [Bitboard; 2],
+}
+
+const PAWN_TABLE_SIZE: usize = 1 << 14;
+
+thread_local! {
+    static PAWN_TABLE: std::cell::RefCell<Vec<PawnEntry>> =
+        std::cell::RefCell::new(vec![PawnEntry::default(); PAWN_TABLE_SIZE]);
+}
+
+fn pawn_entry(board: &Board) -> PawnEntry {
+    let white = pieces(board, Role::Pawn, Color::White);
+    let black = pieces(board, Role::Pawn, Color::Black);
+    let mixed = (white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.0.rotate_left(29))
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let slot = (mixed >> 50) as usize & (PAWN_TABLE_SIZE - 1);
+    let compute = || {
+        let mut sum = Sum::default();
+        let mut passed = [Bitboard::EMPTY; 2];
+        for c in Color::ALL {
+            passed[c as usize] = pawn_structure(board, c, &mut sum);
+        }
+        PawnEntry {
+            white,
+            black,
+            score: sum.total,
+            passed,
+        }
     };
-    let mut b = Breakdown {
-        squares,
-        material: group(&|s| material(board, s)),
-        mobility: group(&|s| Color::ALL.iter().for_each(|&c| mobility(board, c, s))),
-        pawns: group(&|s| Color::ALL.iter().for_each(|&c| pawn_structure(board, c, s))),
-        pieces: group(&|s| Color::ALL.iter().for_each(|&c| piece_terms(board, c, s))),
-        king: group(&|s| Color::ALL.iter().for_each(|&c| king_shelter(board, c, s))),
-        phase,
-        white: 0,
-    };
-    b.white = taper(b.total(), phase);
-    b
+    PAWN_TABLE
+        .try_with(|table| {
+            let mut table = table.borrow_mut();
+            let e = table[slot];
+            // The all-zero entry of a board without pawns is correct as it is.
+            if e.white == white && e.black == black {
+                return e;
+            }
+            let fresh = compute();
+            table[slot] = fresh;
+            fresh
+        })
+        .unwrap_or_else(|_| compute())
 }
 
 /// The score for the side to move: positive when it stands better.
 pub fn evaluate(pos: &Chess) -> i32 {
     let board = pos.board();
-    let (squares, phase) = squares_and_phase(board);
-    let mut sum = Sum { total: squares };
-    features(board, &mut sum);
-    let white = taper(sum.total, phase);
+    let maps = attack_maps(board);
+    let pawns = pawn_entry(board);
+    let mut sum = Sum { total: pawns.score };
+    for color in Color::ALL {
+        piece_features(board, color, &maps, &mut sum);
+        passed_pawn_terms(board, color, pawns.passed[color as usize], &mut sum);
+    }
+    sum.add(param::TEMPO, sign(pos.turn()));
+    let white = taper_scaled(sum.total, phase(board), scale_for(board, sum.total.eg));
     match pos.turn() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-/// What the tuner needs of a position: the fixed part of the score (White's view, already
-/// tapered), the phase, and the feature counts.
+/// Each group of terms for each colour, as `eval` prints it: `[white, black]`, each from
+/// that colour's own point of view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    pub terms: Vec<(&'static str, [Pair; 2])>,
+    pub phase: i32,
+    /// Endgame scale for the side ahead, out of `FULL_SCALE`.
+    pub scale: i32,
+    /// The blended score from White's point of view.
+    pub white: i32,
+}
+
+impl Breakdown {
+    /// All terms, White minus Black, before tapering.
+    pub fn total(&self) -> Pair {
+        self.terms
+            .iter()
+            .fold(Pair::default(), |acc, (_, [w, b])| acc + *w - *b)
+    }
+
+    pub fn term(&self, name: &str) -> [Pair; 2] {
+        self.terms
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or([Pair::default(); 2], |(_, p)| *p)
+    }
+}
+
+pub fn breakdown(pos: &Chess) -> Breakdown {
+    let board = pos.board();
+    let maps = attack_maps(board);
+    let per_colour = |term: &dyn Fn(Color, &mut Sum)| {
+        Color::ALL.map(|c| {
+            let mut s = Sum::default();
+            term(c, &mut s);
+            s.total * sign(c)
+        })
+    };
+    let terms: Vec<(&'static str, [Pair; 2])> = vec![
+        ("material", per_colour(&|c, s| material(board, c, s))),
+        ("squares", per_colour(&|c, s| squares(board, c, s))),
+        (
+            "mobility and king attack",
+            per_colour(&|c, s| activity(board, c, s)),
+        ),
+        (
+            "pawns",
+            per_colour(&|c, s| {
+                let passed = pawn_structure(board, c, s);
+                passed_pawn_terms(board, c, passed, s);
+            }),
+        ),
+        ("pieces", per_colour(&|c, s| piece_terms(board, c, s))),
+        (
+            "king shelter",
+            per_colour(&|c, s| king_shelter(board, c, s)),
+        ),
+        ("threats", per_colour(&|c, s| threats(board, c, &maps, s))),
+        (
+            "tempo",
+            per_colour(&|c, s| {
+                if c == pos.turn() {
+                    s.add(param::TEMPO, sign(c));
+                }
+            }),
+        ),
+    ];
+    let mut b = Breakdown {
+        terms,
+        phase: phase(board),
+        scale: FULL_SCALE,
+        white: 0,
+    };
+    let total = b.total();
+    b.scale = scale_for(board, total.eg);
+    b.white = taper_scaled(total, b.phase, b.scale);
+    b
+}
+
+/// The `eval` report: a line per group of terms with each colour's middlegame/endgame value
+/// (from that colour's point of view) and the difference, then phase, scale and score.
+pub fn report(pos: &Chess) -> Vec<String> {
+    let b = breakdown(pos);
+    let cell = |p: Pair| format!("{}/{}", p.mg, p.eg);
+    let mut lines = vec![format!(
+        "{:<26} {:>12} {:>12} {:>12}",
+        "term (mg/eg)", "white", "black", "white-black"
+    )];
+    for (name, [w, bl]) in &b.terms {
+        lines.push(format!(
+            "{name:<26} {:>12} {:>12} {:>12}",
+            cell(*w),
+            cell(*bl),
+            cell(*w - *bl)
+        ));
+    }
+    lines.push(format!(
+        "{:<26} {:>12} {:>12} {:>12}",
+        "total",
+        "",
+        "",
+        cell(b.total())
+    ));
+    let side = if pos.turn() == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    lines.push(format!(
+        "phase {}/{MAX_PHASE}, endgame scale {}/{FULL_SCALE}; White's view {} cp; side to move ({side}) {} cp",
+        b.phase,
+        b.scale,
+        b.white,
+        evaluate(pos)
+    ));
+    lines
+}
+
+/// What the tuner needs of a position: the phase, the endgame scale and the feature counts.
 pub fn trace(pos: &Chess) -> (i32, i32, Trace) {
     let board = pos.board();
-    let (squares, phase) = squares_and_phase(board);
     let mut t = Trace::default();
-    features(board, &mut t);
-    (taper(squares, phase), phase, t)
+    features(board, pos.turn(), &mut t);
+    let mut sum = Sum::default();
+    for &(i, c) in &t.counts {
+        sum.add(i, c);
+    }
+    (phase(board), scale_for(board, sum.total.eg), t)
 }
 
 #[cfg(test)]
@@ -485,17 +830,25 @@ mod tests {
         Chess::from_setup(setup, CastlingMode::Standard).unwrap()
     }
 
+    /// A group of terms of one colour, from that colour's point of view.
+    fn term(fen: &str, name: &str, color: Color) -> Pair {
+        breakdown(&pos(fen)).term(name)[color as usize ^ 1]
+    }
+
     #[test]
-    fn start_position_is_level() {
-        assert_eq!(evaluate(&Chess::default()), 0);
+    fn start_position_is_level_but_for_the_move() {
+        let b = breakdown(&Chess::default());
+        assert_eq!(b.total(), weight(param::TEMPO));
+        assert_eq!(evaluate(&Chess::default()), weight(param::TEMPO).mg);
     }
 
     #[test]
     fn score_is_from_the_side_to_move() {
-        let w = evaluate(&pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1"));
-        let b = evaluate(&pos("4k3/8/8/8/8/8/8/3NK3 b - - 0 1"));
-        assert!(w > 250);
-        assert_eq!(w, -b);
+        let w = evaluate(&pos("4k3/8/8/8/8/8/8/3RK3 w - - 0 1"));
+        let b = evaluate(&pos("4k3/8/8/8/8/8/8/3RK3 b - - 0 1"));
+        assert!(w > 300 && b < -300);
+        let tempo = taper(weight(param::TEMPO), 2);
+        assert!((w + b - 2 * tempo).abs() <= 2, "{w} {b} {tempo}");
     }
 
     #[test]
@@ -505,6 +858,9 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
             "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "2r3k1/1q3ppp/p2b4/1p1Pp3/4P1n1/1PN2N2/P1Q2PPP/2R3K1 b - - 0 1",
+            "k7/8/8/8/8/8/P7/B3K3 w - - 0 1",
+            "4k3/5p2/4b3/8/8/2B5/5PP1/4K3 b - - 0 1",
         ] {
             assert_eq!(evaluate(&pos(fen)), evaluate(&colour_flip(fen)), "{fen}");
         }
@@ -518,14 +874,43 @@ mod tests {
         assert_eq!(full.phase, MAX_PHASE);
         assert_eq!(full.white, full.total().mg);
         let pawns = breakdown(&pos("4k3/pp6/8/8/8/8/5PPP/4K3 w - - 0 1"));
-        assert_eq!(pawns.phase, 0);
+        assert_eq!((pawns.phase, pawns.scale), (0, FULL_SCALE));
         assert_eq!(pawns.white, pawns.total().eg);
     }
 
     #[test]
+    fn known_drawn_endings_score_near_zero() {
+        for fen in [
+            // Two knights cannot force mate; a lone minor piece cannot win against pawns.
+            "4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1",
+            "4k3/8/8/8/8/8/4p3/2B1K3 w - - 0 1",
+            "4k3/4p3/8/8/8/8/8/1N2K3 b - - 0 1",
+            // The bishop does not cover a8, and the defending king holds it.
+            "k7/8/8/8/8/8/P7/B3K3 w - - 0 1",
+            "8/8/8/8/8/4k3/7p/4b2K w - - 0 1",
+        ] {
+            let p = pos(fen);
+            assert_eq!(breakdown(&p).scale, 0, "{fen}");
+            assert_eq!(evaluate(&p), 0, "{fen}");
+        }
+        // Rook against minor piece: scaled hard but not to zero.
+        let rook_minor = pos("4k3/8/8/3b4/8/8/8/3RK3 w - - 0 1");
+        assert_eq!(breakdown(&rook_minor).scale, FULL_SCALE / 8);
+        assert!(evaluate(&rook_minor).abs() < 40);
+        // The right bishop wins; bishops of opposite colours halve the advantage.
+        assert_eq!(
+            breakdown(&pos("k7/8/8/8/8/8/P7/1B2K3 w - - 0 1")).scale,
+            FULL_SCALE
+        );
+        let ocb = breakdown(&pos("4k3/5p2/4b3/8/8/2B5/5PP1/4K3 w - - 0 1"));
+        assert_eq!(ocb.scale, FULL_SCALE / 2);
+        assert_eq!(ocb.white, taper(ocb.total(), ocb.phase) / 2);
+    }
+
+    #[test]
     fn square_rules_prefer_central_knights_and_advanced_pawns() {
-        let centre = evaluate(&pos("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1"));
-        let corner = evaluate(&pos("4k3/8/8/8/8/8/8/N3K3 w - - 0 1"));
+        let centre = evaluate(&pos("4k3/4p3/8/8/4N3/8/4P3/4K3 w - - 0 1"));
+        let corner = evaluate(&pos("4k3/4p3/8/8/8/8/4P3/N3K3 w - - 0 1"));
         assert!(centre > corner);
         let far = evaluate(&pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"));
         let near = evaluate(&pos("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1"));
@@ -534,32 +919,98 @@ mod tests {
 
     #[test]
     fn structure_terms_score_as_they_should() {
+        let (w, b) = (Color::White, Color::Black);
         // The bishop pair is worth more than bishop and knight on the same squares.
-        let two_bishops = breakdown(&pos("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1")).pieces;
-        let single = breakdown(&pos("4k3/8/8/8/8/8/8/2N1KB2 w - - 0 1")).pieces;
+        let two_bishops = term("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pieces", w);
+        let single = term("4k3/8/8/8/8/8/8/2N1KB2 w - - 0 1", "pieces", w);
         assert_eq!(two_bishops - single, weight(param::BISHOP_PAIR));
-        // A passed pawn on the sixth; the same pawn blocked by an enemy pawn ahead is not.
-        let passed = breakdown(&pos("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1")).pawns;
+        // A passed, isolated pawn on the sixth; the kings are 3 and 6 steps from b7, and
+        // the pawn has advanced four ranks.
         let passed6 = weight(param::PASSED_PAWN + 2 * 4);
         let isolated = weight(param::ISOLATED_PAWN);
-        assert_eq!(passed, passed6 + isolated);
-        let black_passed = breakdown(&pos("4k3/8/8/8/8/1p6/8/4K3 w - - 0 1")).pawns;
-        assert_eq!(black_passed, pair(0, 0) - passed6 - isolated);
-        // Doubled and isolated: two pawns on one file with no neighbours.
-        let doubled = breakdown(&pos("4k3/p7/p7/8/8/8/8/4K3 w - - 0 1")).pawns;
-        let passed = |rank: usize| weight(param::PASSED_PAWN + 2 * (rank - 2));
+        let king_distance = weight(param::PASSED_KING_DISTANCE) * (4 * (3 - 6));
+        let expected = passed6 + isolated + king_distance;
         assert_eq!(
-            doubled,
-            pair(0, 0) - weight(param::DOUBLED_PAWN) - isolated * 2 - passed(2) - passed(3)
+            term("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1", "pawns", w),
+            expected
+        );
+        assert_eq!(
+            term("4k3/8/8/8/8/1p6/8/4K3 w - - 0 1", "pawns", b),
+            expected
+        );
+        // With a piece in front it is also blocked.
+        assert_eq!(
+            term("4k3/1n6/1P6/8/8/8/8/4K3 w - - 0 1", "pawns", w),
+            expected + weight(param::PASSED_BLOCKED)
+        );
+        // Doubled and isolated: only the front pawn of the two is passed.
+        assert_eq!(
+            term("4k3/p7/p7/8/8/8/8/4K3 w - - 0 1", "pawns", b),
+            weight(param::DOUBLED_PAWN) + isolated * 2 + weight(param::PASSED_PAWN + 2)
+        );
+        // Connected pawns (side by side, and one guarding the other); a backward pawn whose
+        // advance square an enemy pawn guards. None of them is passed.
+        assert_eq!(
+            term("4k3/8/2p1p3/8/8/8/3PP3/4K3 w - - 0 1", "pawns", w),
+            weight(param::CONNECTED_PAWN) * 2
+        );
+        assert_eq!(
+            term("4k3/8/8/2p5/8/2P5/1P6/4K3 w - - 0 1", "pawns", w),
+            weight(param::CONNECTED_PAWN)
+        );
+        assert_eq!(
+            term("4k3/8/1p6/4p3/2P5/3P4/8/4K3 w - - 0 1", "pawns", w),
+            weight(param::CONNECTED_PAWN) + weight(param::BACKWARD_PAWN)
         );
         // A rook on an open file, and one on a file with only enemy pawns.
-        let open = breakdown(&pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")).pieces;
+        let open = term("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "pieces", w);
         assert_eq!(open, weight(param::ROOK_OPEN_FILE));
-        let half = breakdown(&pos("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1")).pieces;
+        let half = term("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", "pieces", w);
         assert_eq!(half, weight(param::ROOK_HALF_OPEN_FILE));
         // Three pawns in front of a castled king.
-        let shield = breakdown(&pos("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1")).king;
+        let shield = term("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", "king shelter", w);
         assert_eq!(shield, weight(param::KING_SHIELD_PAWN) * 3);
+    }
+
+    #[test]
+    fn threats_count_attacked_and_hanging_pieces() {
+        let w = Color::White;
+        // The e4 pawn forks knight and bishop; neither is defended, but pawns do not count
+        // as hanging attackers twice: both are hanging too.
+        let fork = term("4k3/8/8/3n1b2/4P3/8/8/4K3 w - - 0 1", "threats", w);
+        assert_eq!(
+            fork,
+            weight(param::THREAT_BY_PAWN) * 2 + weight(param::HANGING) * 2
+        );
+        // A knight attacks a rook that its own king defends, and a rook attacks a queen.
+        let minor = term("3rk3/8/4N3/8/8/8/8/4K3 w - - 0 1", "threats", w);
+        assert_eq!(minor, weight(param::THREAT_BY_MINOR));
+        let rook = term("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", "threats", w);
+        assert_eq!(rook, weight(param::THREAT_BY_ROOK));
+    }
+
+    #[test]
+    fn a_king_attack_needs_two_pieces() {
+        let zone_counts = |fen: &str| {
+            let p = pos(fen);
+            let mut t = Trace::default();
+            features(p.board(), p.turn(), &mut t);
+            let zone = param::KING_ZONE_ATTACK..param::KING_ZONE_ATTACK + 8;
+            t.counts
+                .into_iter()
+                .filter(|(i, _)| zone.contains(i))
+                .collect::<Vec<_>>()
+        };
+        // The queen on d3 sees g6 and h7 next to the black king: alone, that is no attack.
+        assert!(zone_counts("6k1/5ppp/8/8/8/3Q4/5PPP/6K1 w - - 0 1").is_empty());
+        // With the knight on g5 (f7 and h7) it is: two squares each for knight and queen.
+        assert_eq!(
+            zone_counts("6k1/5ppp/8/6N1/8/3Q4/5PPP/6K1 w - - 0 1"),
+            vec![
+                (param::KING_ZONE_ATTACK, 2),
+                (param::KING_ZONE_ATTACK + 6, 2)
+            ]
+        );
     }
 
     #[test]
@@ -567,18 +1018,21 @@ mod tests {
         for fen in [
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/p7/p7/8/8/8/5PPP/R5K1 w - - 0 1",
+            "4k3/5p2/4b3/8/8/2B5/5PP1/4K3 w - - 0 1",
         ] {
             let p = pos(fen);
-            let (fixed, phase, t) = trace(&p);
+            let (phase, scale, t) = trace(&p);
             let mut sum = Pair::default();
             for (i, c) in t.counts {
                 sum += weight(i) * c;
             }
-            // Tapering is linear up to rounding: the fixed and weighted parts may each round.
-            let rebuilt = fixed + taper(sum, phase);
-            assert!((rebuilt - breakdown(&p).white).abs() <= 1, "{fen}");
+            let rebuilt = taper_scaled(sum, phase, scale);
+            assert_eq!(rebuilt, breakdown(&p).white, "{fen}");
+            // Twice, so the second call reads the pawn table.
+            assert_eq!(evaluate(&p), rebuilt, "{fen}");
+            assert_eq!(evaluate(&p), rebuilt, "{fen}");
         }
     }
 }

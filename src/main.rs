@@ -21,6 +21,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
        ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S]
        ferrum tune --data FILE [--iterations N] [--rate R] [--out FILE]
+       ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Some("epd") => epd_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("eval") => eval_command(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
@@ -114,6 +116,18 @@ fn bench_command(depth: Option<&String>) -> Result<(), String> {
         },
     };
     bench::run(depth, &Out::stdout());
+    Ok(())
+}
+
+fn eval_command(args: &[String]) -> Result<(), String> {
+    let flags = Flags::parse(args, &["--fen"], &[])?;
+    let game = match flags.value("--fen") {
+        Some(fen) => Game::from_fen(fen, false).map_err(|e| format!("eval: {e}"))?,
+        None => Game::default(),
+    };
+    for line in ferrum::eval::report(&game.pos) {
+        println!("{line}");
+    }
     Ok(())
 }
 

@@ -4,16 +4,16 @@
 
 use std::fmt::Write as _;
 
-use crate::eval::{self, MAX_PHASE, param};
+use crate::eval::{self, FULL_SCALE, MAX_PHASE, param};
 use crate::eval_params::PARAMS;
 use crate::position::Game;
 
 /// One training position, reduced to what the loss needs.
 pub struct Sample {
-    /// Fixed part of the score (White's view), not tuned.
-    fixed: f64,
     /// Middlegame share of the blend, 0 to 1.
     mg_share: f64,
+    /// Scale of drawish material, 0 to 1.
+    scale: f64,
     /// Feature index and count (White minus Black).
     counts: Vec<(usize, i32)>,
     /// Game result for White: 1, 0.5 or 0.
@@ -34,10 +34,10 @@ pub fn load(text: &str) -> (Vec<Sample>, usize) {
             bad += 1;
             continue;
         };
-        let (fixed, phase, trace) = eval::trace(&game.pos);
+        let (phase, scale, trace) = eval::trace(&game.pos);
         samples.push(Sample {
-            fixed: f64::from(fixed),
             mg_share: f64::from(phase) / f64::from(MAX_PHASE),
+            scale: f64::from(scale) / f64::from(FULL_SCALE),
             counts: trace.counts,
             result,
         });
@@ -52,7 +52,7 @@ fn score(s: &Sample, w: &[f64]) -> f64 {
         mg += w[i] * f64::from(c);
         eg += w[i + 1] * f64::from(c);
     }
-    s.fixed + mg * s.mg_share + eg * (1.0 - s.mg_share)
+    (mg * s.mg_share + eg * (1.0 - s.mg_share)) * s.scale
 }
 
 fn sigmoid(k: f64, score: f64) -> f64 {
@@ -76,8 +76,8 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
         // d/dscore of (result - p)^2.
         let d = -2.0 * (s.result - p) * p * (1.0 - p) * scale;
         for &(i, c) in &s.counts {
-            g[i] += d * f64::from(c) * s.mg_share;
-            g[i + 1] += d * f64::from(c) * (1.0 - s.mg_share);
+            g[i] += d * f64::from(c) * s.mg_share * s.scale;
+            g[i + 1] += d * f64::from(c) * (1.0 - s.mg_share) * s.scale;
         }
     }
     let n = samples.len().max(1) as f64;
@@ -151,13 +151,12 @@ pub fn params_source(weights: &[i32], note: &str) -> String {
          //! layout). Written by `ferrum tune`: {note}\n"
     );
     let _ = writeln!(s, "pub const PARAMS: [i32; {}] = [", param::COUNT);
-    for (i, name) in param::NAMES.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "    {}, {}, // {name}",
-            weights[2 * i],
-            weights[2 * i + 1]
-        );
+    for (first, pairs, comment) in param::rows() {
+        s.push_str("   ");
+        for w in &weights[first..first + 2 * pairs] {
+            let _ = write!(s, " {w},");
+        }
+        let _ = writeln!(s, " // {comment}");
     }
     s.push_str("];\n");
     s
@@ -201,7 +200,7 @@ mod tests {
         let out = tune(&s, 100, 1.0, &mut |_, _| {});
         assert!(out.loss_after < out.loss_before);
         let src = params_source(&out.weights, "test");
-        assert_eq!(src.matches(" // ").count(), param::NAMES.len());
+        assert_eq!(src.matches(" // ").count(), param::rows().len());
         assert!(src.contains(&format!("[i32; {}]", param::COUNT)));
     }
 }
