@@ -121,7 +121,8 @@ pub fn search_threads(
     let abort = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         for id in 1..threads {
-            let helper_clock = Clock::helper(clock.token().clone(), Arc::clone(&abort));
+            let helper_clock =
+                Clock::helper(clock.token().clone(), Arc::clone(&abort), limits.nodes);
             let shared = &shared;
             let spawned = std::thread::Builder::new()
                 .name(format!("helper {id}"))

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Heuristics, Picker, QuietOrder, is_good_tactical, is_tactical};
-use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, mated_in};
+use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
@@ -28,6 +28,10 @@ const FUTILITY_MARGIN: i32 = 110;
 /// Late move pruning: up to this depth, quiet moves after `base + depth^2` quiets are skipped.
 const LMP_MAX_DEPTH: i32 = 3;
 const LMP_BASE_MOVES: usize = 3;
+
+/// Internal iterative reduction: a node this deep with no move from the table is searched
+/// one ply shallower (it is probably not worth a full search, and its result seeds the table).
+const IIR_MIN_DEPTH: i32 = 4;
 
 /// Late move reductions start at this depth and this move number (0-based).
 const LMR_MIN_DEPTH: i32 = 3;
@@ -115,6 +119,11 @@ pub struct Searcher<'a> {
     null_floor: usize,
     /// Whether the move into each ply was a null move.
     after_null: [bool; MAX_PLY + 2],
+    /// The move into each ply (None at the root and after a null move), for counter moves.
+    played: [Option<Move>; MAX_PLY + 2],
+    /// Static evaluation at each ply of the current line (-INFINITY when in check), to tell
+    /// whether the side to move is improving on its position two plies earlier.
+    evals: [i32; MAX_PLY + 2],
     heuristics: Heuristics,
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
@@ -140,6 +149,8 @@ impl<'a> Searcher<'a> {
             use_tt: true,
             prune: true,
             after_null: [false; MAX_PLY + 2],
+            played: [None; MAX_PLY + 2],
+            evals: [-INFINITY; MAX_PLY + 2],
             null_floor: 0,
             heuristics: Heuristics::default(),
             root_hint: None,
@@ -234,6 +245,7 @@ impl<'a> Searcher<'a> {
         self.keys.push(zobrist(&null_pos));
         let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
         self.after_null[ply + 1] = true;
+        self.played[ply + 1] = None;
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
         self.after_null[ply + 1] = false;
         self.null_floor = floor;
@@ -300,20 +312,45 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+        // The table keeps the static evaluation too, which saves computing it again.
+        let static_eval = match tt_hit {
+            _ if in_check => -INFINITY,
+            Some(hit) if self.use_tt => hit.eval,
+            _ => evaluate(pos),
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.evals[ply - 2] != -INFINITY
+            && static_eval > self.evals[ply - 2];
+        // A stored bound on the true score, when it lies on the right side, is a better
+        // estimate than the static one.
+        let estimate = match tt_hit {
+            Some(hit) if !in_check && !is_mate(hit.score) => match hit.bound {
+                Bound::Exact => hit.score,
+                Bound::Lower => hit.score.max(static_eval),
+                Bound::Upper => hit.score.min(static_eval),
+            },
+            _ => static_eval,
+        };
         let selective = self.prune && ply > 0 && !pv_node && !in_check;
         // Reverse futility pruning: far enough above beta that a shallow search will not
-        // bring the score back down.
+        // bring the score back down; the margin is a ply smaller when things are improving.
         if selective
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * depth >= beta
+            && estimate - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
-            return static_eval;
+            return estimate;
         }
-        if let Some(score) = self.null_move(pos, depth, beta, ply, static_eval) {
+        if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
             return score;
         }
+        let depth = if self.prune && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
 
         let mut moves = pos.legal_moves();
         if ply == 0 {
@@ -330,10 +367,12 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
+        let previous = self.played[ply];
         let order = QuietOrder {
             heuristics: &self.heuristics,
             ply,
             side: pos.turn(),
+            counter: previous.and_then(|p| self.heuristics.counter(pos.turn(), p)),
         };
         let picker = Picker::new(pos, moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
@@ -344,16 +383,16 @@ impl<'a> Searcher<'a> {
             if selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND {
                 late = depth <= LMP_MAX_DEPTH
                     && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
-                futile =
-                    depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
+                futile = depth <= FUTILITY_MAX_DEPTH && estimate + FUTILITY_MARGIN * depth <= alpha;
             }
             let child = self.play(pos, m);
+            self.played[ply + 1] = Some(m);
             if (late || futile) && !child.is_check() {
                 self.unplay();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
                     // the bound stored for this node must not claim less.
-                    best = best.max(static_eval + FUTILITY_MARGIN * depth);
+                    best = best.max(estimate + FUTILITY_MARGIN * depth);
                 }
                 continue;
             }
@@ -371,7 +410,8 @@ impl<'a> Searcher<'a> {
                     && !is_tactical(m)
                     && !child.is_check()
                 {
-                    (lmr_reduction(depth, i) - i32::from(pv_node)).clamp(0, depth - 2)
+                    let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+                    r.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -403,6 +443,9 @@ impl<'a> Searcher<'a> {
                         if !is_tactical(m) {
                             self.heuristics
                                 .on_cutoff(ply, pos.turn(), depth, m, &quiets_tried);
+                            if let Some(p) = previous {
+                                self.heuristics.set_counter(pos.turn(), p, m);
+                            }
                         }
                         break;
                     }
@@ -424,7 +467,8 @@ impl<'a> Searcher<'a> {
         // A root searched over a subset of moves (searchmoves, MultiPV lines after the first)
         // says nothing true of the position.
         if self.use_tt && (ply > 0 || (self.root_moves.is_empty() && self.excluded.is_empty())) {
-            self.tt.store(key, packed, best, 0, depth, bound, ply);
+            self.tt
+                .store(key, packed, best, static_eval, depth, bound, ply);
         }
         best
     }

@@ -1,5 +1,6 @@
 //! Move ordering: the TT move first, then captures and promotions by MVV-LVA, then the two
-//! killer moves of the ply, then quiet moves by their history score.
+//! killer moves of the ply, then the counter move to the opponent's last move, then quiet
+//! moves by their history score.
 
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
@@ -13,16 +14,19 @@ const TT_MOVE: i32 = 1_000_000;
 const GOOD_TACTICAL: i32 = 100_000;
 const KILLER_1: i32 = 90_000;
 const KILLER_2: i32 = 89_000;
+const COUNTER: i32 = 88_000;
 /// Captures that lose material by static exchange come after every quiet move.
 const BAD_TACTICAL: i32 = -100_000;
 /// History scores stay within this bound (the "gravity" pulls them back toward zero).
 const HISTORY_MAX: i32 = 16_384;
 
 /// What quiet moves caused cutoffs before: per ply the last two (killers), and per side,
-/// from-square and to-square a score that grows with the depth of each cutoff.
+/// from-square and to-square a score that grows with the depth of each cutoff; per side,
+/// and per piece and square of the opponent's last move, the quiet move that refuted it.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
+    counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
 }
 
 impl Default for Heuristics {
@@ -30,6 +34,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
+            counters: Box::new([[[None; 64]; 6]; 2]),
         }
     }
 }
@@ -69,6 +74,16 @@ impl Heuristics {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
+    /// The quiet move that last refuted `previous`, the opponent's move, for `side`.
+    pub fn counter(&self, side: Color, previous: Move) -> Option<Move> {
+        self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize]
+    }
+
+    pub fn set_counter(&mut self, side: Color, previous: Move, reply: Move) {
+        self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize] =
+            Some(reply);
+    }
+
     fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply.min(MAX_PLY)]
     }
@@ -94,6 +109,8 @@ pub struct QuietOrder<'a> {
     pub heuristics: &'a Heuristics,
     pub ply: usize,
     pub side: Color,
+    /// The counter move to the opponent's last move, if any.
+    pub counter: Option<Move>,
 }
 
 /// Whether a capture or promotion does not lose material. Taking a piece worth at least the
@@ -112,6 +129,7 @@ pub fn score_moves(
     scores: &mut [i32],
 ) {
     let killers = quiet.map_or([None; 2], |q| q.heuristics.killers(q.ply));
+    let counter = quiet.and_then(|q| q.counter);
     for (m, s) in moves.iter().zip(scores.iter_mut()) {
         *s = if tt_move.matches(*m) {
             TT_MOVE
@@ -126,6 +144,8 @@ pub fn score_moves(
             KILLER_1
         } else if killers[1] == Some(*m) {
             KILLER_2
+        } else if counter == Some(*m) {
+            COUNTER
         } else {
             quiet.map_or(0, |q| q.heuristics.history(q.side, *m))
         };
@@ -236,6 +256,7 @@ mod tests {
             heuristics: &h,
             ply: 3,
             side: Color::White,
+            counter: None,
         };
         let order: Vec<String> = Picker::new(&pos, moves.clone(), PackedMove::NONE, Some(&q))
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())

@@ -143,10 +143,12 @@ impl Clock {
         }
     }
 
-    /// A helper thread's clock: no limits of its own; it stops on `stop` or when told.
-    pub fn helper(token: StopToken, abort: Arc<AtomicBool>) -> Clock {
+    /// A helper thread's clock: no time limits of its own; it stops on `stop`, when told, or
+    /// when the node count of all threads reaches the node limit.
+    pub fn helper(token: StopToken, abort: Arc<AtomicBool>, node_limit: Option<u64>) -> Clock {
         let mut clock = Clock::unlimited(token);
         clock.abort = Some(abort);
+        clock.node_limit = node_limit;
         clock
     }
 
