@@ -43,6 +43,24 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
     child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
 }
 
+/// How much of the soft time limit to use after an iteration, in percent: more while the best
+/// move keeps changing (by how many iterations it has stood) and when the score falls.
+fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+    let stability = match stable_iterations {
+        0 => 140,
+        1 => 120,
+        2 => 105,
+        3 => 95,
+        _ => 80,
+    };
+    let drop = match score_drop {
+        d if d > 60 => 140,
+        d if d > 25 => 120,
+        _ => 100,
+    };
+    stability * drop / 100
+}
+
 /// Aspiration windows start this deep, this wide (centipawns) around the last score, and
 /// double on each failure until they give up and open fully.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -216,6 +234,9 @@ fn main_search(
     };
     let mut pv: Vec<Move> = Vec::new();
     let lines_wanted = limits.multipv.clamp(1, candidates.len().max(1));
+    let mut stable_iterations = 0;
+    let mut previous_best: Option<Move> = None;
+    let mut previous_score: Option<i32> = None;
 
     if !candidates.is_empty() {
         for depth in 1..=max_depth {
@@ -274,6 +295,17 @@ fn main_search(
                 }
             }
             let score = last.score;
+            if finished && depth > 1 {
+                stable_iterations = if pv.first() == previous_best.as_ref() {
+                    stable_iterations + 1
+                } else {
+                    0
+                };
+                let drop = previous_score.map_or(0, |p| p - score);
+                clock.set_soft_percent(soft_time_percent(stable_iterations, drop));
+            }
+            previous_best = pv.first().copied();
+            previous_score = (!is_mate(score)).then_some(score);
             if !finished || !clock.iteration_allowed() {
                 break;
             }

@@ -108,6 +108,8 @@ pub struct Clock {
     token: StopToken,
     /// Set by the main thread when a helper thread must stop.
     abort: Option<Arc<AtomicBool>>,
+    /// The soft limit stretched or shrunk by the search's own judgement, in percent.
+    soft_percent: Cell<u32>,
 }
 
 impl Clock {
@@ -140,6 +142,7 @@ impl Clock {
             node_limit: limits.nodes,
             token,
             abort: None,
+            soft_percent: Cell::new(100),
         }
     }
 
@@ -204,8 +207,21 @@ impl Clock {
         if self.still_pondering() || self.infinite {
             return true;
         }
-        self.soft
-            .is_none_or(|s| self.limit_start.get().elapsed() < s)
+        self.soft.is_none_or(|s| {
+            let mut s = s * self.soft_percent.get() / 100;
+            if let Some(h) = self.hard {
+                s = s.min(h);
+            }
+            self.limit_start.get().elapsed() < s
+        })
+    }
+
+    /// Scales the soft limit (not the hard one): more time when the best move keeps changing
+    /// or the score falls, less when the search has settled. A fixed `movetime` stays fixed.
+    pub fn set_soft_percent(&self, percent: u32) {
+        if self.soft != self.hard {
+            self.soft_percent.set(percent);
+        }
     }
 
     /// `go infinite` and an unanswered `go ponder` hold their `bestmove` until told.
@@ -261,6 +277,26 @@ mod tests {
             assert!(soft <= hard);
             assert!(hard as i64 <= (t - 10).max(0) * 60 / 100);
         }
+    }
+
+    #[test]
+    fn the_soft_limit_scales_within_the_hard_one_but_movetime_is_fixed() {
+        let clocked = Limits {
+            wtime: Some(10_000),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&clocked, true, 0, StopToken::detached());
+        let (soft, hard) = (clock.soft.unwrap(), clock.hard.unwrap());
+        clock.set_soft_percent(50);
+        assert_eq!(clock.soft_percent.get(), 50);
+        assert!(soft / 2 < hard);
+        let fixed = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&fixed, true, 0, StopToken::detached());
+        clock.set_soft_percent(300);
+        assert_eq!(clock.soft_percent.get(), 100);
     }
 
     #[test]
