@@ -20,7 +20,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
        ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S]
-       ferrum tune --data FILE [--iterations N] [--rate R] [--out FILE]
+       ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum --version";
 
@@ -234,7 +234,18 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
 }
 
 fn tune_command(args: &[String]) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--data", "--iterations", "--rate", "--out"], &[])?;
+    let flags = Flags::parse(
+        args,
+        &[
+            "--data",
+            "--iterations",
+            "--rate",
+            "--l2",
+            "--hold-out",
+            "--out",
+        ],
+        &[],
+    )?;
     let path = flags
         .value("--data")
         .ok_or("tune: --data FILE is required")?;
@@ -242,21 +253,40 @@ fn tune_command(args: &[String]) -> Result<(), String> {
     if samples.is_empty() {
         return Err(format!("tune: no usable positions in '{path}'"));
     }
-    let iterations = flags.number("--iterations")?.unwrap_or(1000);
-    let rate = flags.number("--rate")?.unwrap_or(1.0);
+    let settings = tune::Settings {
+        iterations: flags.number("--iterations")?.unwrap_or(1000),
+        rate: flags.number("--rate")?.unwrap_or(1.0),
+        l2: flags.number("--l2")?.unwrap_or(0.0),
+    };
+    let hold_out: f64 = flags.number("--hold-out")?.unwrap_or(0.1);
+    if !(0.0..1.0).contains(&hold_out) || !settings.l2.is_finite() || settings.l2 < 0.0 {
+        return Err("tune: --hold-out must be in [0, 1) and --l2 at least 0".to_string());
+    }
+    // The last positions of the file are held out: whole games, mostly, so the held-out
+    // loss is not flattered by positions of the same game in training.
+    let split = samples.len() - (samples.len() as f64 * hold_out) as usize;
+    let (train, held_out) = samples.split_at(split);
     eprintln!(
-        "tune: {} positions ({bad} bad lines skipped)",
-        samples.len()
+        "tune: {} positions for training, {} held out ({bad} bad lines skipped)",
+        train.len(),
+        held_out.len()
     );
-    let outcome = tune::tune(&samples, iterations, rate, &mut |t, l| {
-        eprintln!("tune: iteration {t}, loss {l:.6}");
+    let outcome = tune::tune(train, held_out, settings, &mut |t, l, v| {
+        eprintln!("tune: iteration {t}, loss {l:.6}, held-out loss {v:.6}");
     });
     let note = format!(
-        "{} positions from {path}, {iterations} iterations, K {:.3}, loss {:.6} -> {:.6}.",
-        samples.len(),
+        "{} positions from {path} ({} held out), {} iterations, rate {}, L2 {}, K {:.3}; \
+         loss {:.6} -> {:.6}, held-out loss {:.6} -> {:.6}.",
+        train.len(),
+        held_out.len(),
+        settings.iterations,
+        settings.rate,
+        settings.l2,
         outcome.k,
         outcome.loss_before,
-        outcome.loss_after
+        outcome.loss_after,
+        outcome.valid_before,
+        outcome.valid_after
     );
     println!("{note}");
     let source = tune::params_source(&outcome.weights, &note);
