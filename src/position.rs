@@ -14,6 +14,14 @@ pub fn zobrist(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// The key of `child`, reached from `parent` (whose key is `key`) by `m`: updated from the
+/// parent's where shakmaty can (most quiet moves and captures), computed afresh otherwise.
+pub fn child_zobrist(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    parent
+        .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
+        .map_or_else(|| zobrist(child), |z| z.0)
+}
+
 /// Repetition draw for the last of `keys` (which reach back to the last irreversible move at
 /// most `halfmoves` plies). A position repeated inside the search tree (at most `ply` plies
 /// back) is a draw at once, since the side that could avoid it did not; one that only
@@ -196,6 +204,33 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn child_keys_match_keys_computed_afresh() {
+        use shakmaty::fen::Fen;
+        // Castling, en passant, double pushes, promotions and captures all occur here.
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let key = zobrist(&pos);
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                assert_eq!(
+                    child_zobrist(&pos, key, m, &child),
+                    zobrist(&child),
+                    "{m:?}"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -10,7 +10,7 @@ use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
-use crate::position::{is_repetition_draw, zobrist};
+use crate::position::{child_zobrist, is_repetition_draw, zobrist};
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
@@ -207,7 +207,8 @@ impl<'a> Searcher<'a> {
     fn play(&mut self, pos: &Chess, m: Move) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.keys.push(zobrist(&child));
+        let key = self.keys[self.keys.len() - 1];
+        self.keys.push(child_zobrist(pos, key, m, &child));
         child
     }
 
