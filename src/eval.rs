@@ -533,13 +533,15 @@ pub fn endgame_scale(board: &Board, strong: Color) -> i32 {
     let strong_units = piece_units(board, strong);
     let weak_units = piece_units(board, weak);
     if strong_pawns.is_empty() {
-        // A single minor piece cannot mate; two knights cannot force it.
+        // A single minor piece cannot mate; two knights cannot force it against a bare king.
         let knights = pieces(board, Role::Knight, strong).count();
-        if strong_units <= 3 || (strong_units == 6 && knights == 2) {
+        let weak_pawns = pieces(board, Role::Pawn, weak);
+        if strong_units <= 3 || (strong_units == 6 && knights == 2 && weak_pawns.is_empty()) {
             return 0;
         }
-        // A minor piece's edge without pawns (rook against minor, say) is usually a draw.
-        if strong_units - weak_units <= 3 {
+        // A rook or minor piece against a minor piece (or less) without pawns is usually a
+        // draw; with more material on the board an extra piece still wins.
+        if strong_units <= 5 && strong_units - weak_units <= 3 {
             return FULL_SCALE / 8;
         }
     }
@@ -604,10 +606,13 @@ pub fn taper_scaled(p: Pair, phase: i32, scale: i32) -> i32 {
     taper(p, phase) * scale / FULL_SCALE
 }
 
-/// The scale for whichever side the endgame score favours (it decides who is "ahead" once
-/// the pieces are off).
-fn scale_for(board: &Board, eg: i32) -> i32 {
-    let strong = if eg >= 0 { Color::White } else { Color::Black };
+/// The scale for whichever side the blended score favours (at zero the scale cannot matter).
+fn scale_for(board: &Board, total: Pair, phase: i32) -> i32 {
+    let strong = if taper(total, phase) >= 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     endgame_scale(board, strong)
 }
 
@@ -673,7 +678,8 @@ pub fn evaluate(pos: &Chess) -> i32 {
         passed_pawn_terms(board, color, pawns.passed[color as usize], &mut sum);
     }
     sum.add(param::TEMPO, sign(pos.turn()));
-    let white = taper_scaled(sum.total, phase(board), scale_for(board, sum.total.eg));
+    let phase = phase(board);
+    let white = taper_scaled(sum.total, phase, scale_for(board, sum.total, phase));
     match pos.turn() {
         Color::White => white,
         Color::Black => -white,
@@ -754,7 +760,7 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
         white: 0,
     };
     let total = b.total();
-    b.scale = scale_for(board, total.eg);
+    b.scale = scale_for(board, total, b.phase);
     b.white = taper_scaled(total, b.phase, b.scale);
     b
 }
@@ -807,7 +813,8 @@ pub fn trace(pos: &Chess) -> (i32, i32, Trace) {
     for &(i, c) in &t.counts {
         sum.add(i, c);
     }
-    (phase(board), scale_for(board, sum.total.eg), t)
+    let phase = phase(board);
+    (phase, scale_for(board, sum.total, phase), t)
 }
 
 #[cfg(test)]
@@ -897,6 +904,15 @@ mod tests {
         let rook_minor = pos("4k3/8/8/3b4/8/8/8/3RK3 w - - 0 1");
         assert_eq!(breakdown(&rook_minor).scale, FULL_SCALE / 8);
         assert!(evaluate(&rook_minor).abs() < 40);
+        // Two bishops against a knight, an extra piece among heavy ones, and two knights
+        // against pawns are left alone.
+        for fen in [
+            "4k3/8/8/3n4/8/8/8/2B1KB2 w - - 0 1",
+            "r3k3/q7/8/8/8/8/8/R1BQK3 w - - 0 1",
+            "4k3/4p3/8/8/8/8/8/1NN1K3 w - - 0 1",
+        ] {
+            assert_eq!(breakdown(&pos(fen)).scale, FULL_SCALE, "{fen}");
+        }
         // The right bishop wins; bishops of opposite colours halve the advantage.
         assert_eq!(
             breakdown(&pos("k7/8/8/8/8/8/P7/1B2K3 w - - 0 1")).scale,

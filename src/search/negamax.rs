@@ -320,10 +320,10 @@ impl<'a> Searcher<'a> {
             _ => evaluate(pos),
         };
         self.evals[ply] = static_eval;
+        // Without an evaluation two plies back (near the root, or after a check) the
+        // position is taken as improving, which errs on the side of searching more.
         let improving = !in_check
-            && ply >= 2
-            && self.evals[ply - 2] != -INFINITY
-            && static_eval > self.evals[ply - 2];
+            && (ply < 2 || self.evals[ply - 2] == -INFINITY || static_eval > self.evals[ply - 2]);
         // A stored bound on the true score, when it lies on the right side, is a better
         // estimate than the static one.
         let estimate = match tt_hit {
@@ -347,7 +347,7 @@ impl<'a> Searcher<'a> {
         if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
             return score;
         }
-        let depth = if self.prune && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        let depth = if self.prune && ply > 0 && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             depth - 1
         } else {
             depth
