@@ -69,3 +69,33 @@ fn epd_suite_reports_each_position_and_the_solved_count() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The score at the end of an `eval` report's last line: "... side to move (colour) N cp".
+fn side_to_move_score(report: &str) -> i32 {
+    let last = report.lines().last().unwrap_or_default();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.last(), Some(&"cp"), "{report}");
+    words[words.len() - 2].parse().unwrap()
+}
+
+#[test]
+fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R";
+    let (code, white) = ferrum(&["eval", "--fen", &format!("{fen} w KQkq - 0 1")]);
+    assert_eq!(code, 0, "{white}");
+    for term in ["material", "squares", "pawns", "threats", "tempo", "phase"] {
+        assert!(white.contains(term), "{term} missing:\n{white}");
+    }
+    assert!(
+        white
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("white") && l.contains("black"))
+    );
+    // Every term but tempo is the same whoever moves; tempo goes to the side to move.
+    let (_, black) = ferrum(&["eval", "--fen", &format!("{fen} b KQkq - 0 1")]);
+    let (w, b) = (side_to_move_score(&white), side_to_move_score(&black));
+    assert!(w != 0 && (w + b).abs() <= 100, "{w} {b}");
+    let (code, bad) = ferrum(&["eval", "--fen", "not a fen"]);
+    assert_eq!(code, 2, "{bad}");
+}

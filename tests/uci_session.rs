@@ -517,3 +517,22 @@ fn two_threads_answer_every_go_mode_with_a_legal_move() {
     let lines = s.read_until(|l| l.starts_with("info string"));
     assert!(lines.last().unwrap().contains("Threads"));
 }
+
+#[test]
+fn eval_on_the_prompt_reports_terms_as_info_strings() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4");
+    s.send("eval");
+    let lines = s.read_until(|l| l.contains("side to move"));
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("material")), "{lines:?}");
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.contains("side to move (black)"))
+    );
+    s.is_ready();
+}
