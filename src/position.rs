@@ -204,6 +204,8 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn child_keys_match_keys_computed_afresh() {
         use shakmaty::fen::Fen;
@@ -230,8 +232,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     #[test]
     fn bad_fen_is_an_error_naming_it() {

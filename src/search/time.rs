@@ -286,17 +286,17 @@ mod tests {
             ..Limits::default()
         };
         let clock = Clock::new(&clocked, true, 0, StopToken::detached());
-        let (soft, hard) = (clock.soft.unwrap(), clock.hard.unwrap());
-        clock.set_soft_percent(50);
-        assert_eq!(clock.soft_percent.get(), 50);
-        assert!(soft / 2 < hard);
+        assert!(clock.iteration_allowed());
+        // A soft limit scaled to nothing allows no further iteration.
+        clock.set_soft_percent(0);
+        assert!(!clock.iteration_allowed());
         let fixed = Limits {
-            movetime: Some(100),
+            movetime: Some(10_000),
             ..Limits::default()
         };
         let clock = Clock::new(&fixed, true, 0, StopToken::detached());
-        clock.set_soft_percent(300);
-        assert_eq!(clock.soft_percent.get(), 100);
+        clock.set_soft_percent(0);
+        assert!(clock.iteration_allowed());
     }
 
     #[test]
