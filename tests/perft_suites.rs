@@ -1,4 +1,4 @@
-//! Perft counts: the project's own positions, the shared standard suite, and the binary's
+//! Perft counts: the project's own positions, the standard suite (a copy in epd/), and the binary's
 //! `perft` subcommand as users call it.
 
 use std::process::Command;
@@ -31,13 +31,9 @@ fn project_perft_positions_pass_to_depth_5_with_table_and_threads() {
 }
 
 #[test]
-fn shared_standard_suite_passes_to_depth_4() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/perft/standard.epd"
-    );
-    let text = std::fs::read_to_string(path)
-        .expect("../shared/data/perft/standard.epd beside the checkout");
+fn standard_suite_passes_to_depth_4() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/standard.epd");
+    let text = std::fs::read_to_string(path).expect("epd/standard.epd in the checkout");
     let (passed, failed) = run_suite(&text, 4, PerftConfig::default(), &quiet());
     assert_eq!((passed, failed), (128, 0));
 }
@@ -87,13 +83,9 @@ fn perft_subcommand_rejects_bad_arguments() {
 
 #[test]
 fn chess960_suite_slice_passes_to_depth_4() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/perft/fischer.epd"
-    );
-    let text = std::fs::read_to_string(path)
-        .expect("../shared/data/perft/fischer.epd beside the checkout");
-    let slice: String = text.lines().step_by(10).map(|l| format!("{l}\n")).collect();
-    let (passed, failed) = run_suite(&slice, 4, PerftConfig::default(), &quiet());
+    // Every tenth position of the 960-position suite (lines 1, 11, 21, ...).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/fischer-slice.epd");
+    let text = std::fs::read_to_string(path).expect("epd/fischer-slice.epd in the checkout");
+    let (passed, failed) = run_suite(&text, 4, PerftConfig::default(), &quiet());
     assert_eq!((passed, failed), (96, 0));
 }
