@@ -2,6 +2,7 @@
 //! positions labelled with the game's result, as data for `ferrum tune`.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
@@ -23,6 +24,8 @@ pub struct Config {
     /// Random legal moves played after the opening, so games differ.
     pub random_plies: usize,
     pub seed: u64,
+    /// Games played at once, each on its own thread with its own table.
+    pub threads: usize,
 }
 
 /// A game is adjudicated won once the score stays beyond this for `ADJUDICATE_PLIES` plies.
@@ -97,29 +100,80 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>
     Ok((quiet, 0.5))
 }
 
-/// Plays `config.games` games and writes `FEN;result` lines; returns (games, positions).
+/// The random generator of game `g`: each game's opening and random plies depend only on
+/// the seed and its number, so a run gives the same games whatever the thread count.
+fn game_rng(seed: u64, g: usize) -> Lcg {
+    let mut rng = Lcg(seed ^ 0x5eed_5eed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    // A few steps mix the game number into the state.
+    for _ in 0..4 {
+        rng.next_u64();
+    }
+    rng
+}
+
+/// Plays game `g` of the run.
+fn play_numbered(config: &Config, g: usize) -> Result<(Vec<String>, f32), String> {
+    let mut rng = game_rng(config.seed, g);
+    let start = if config.openings.is_empty() {
+        Game::default()
+    } else {
+        let fen = &config.openings[(rng.next_u64() as usize) % config.openings.len()];
+        Game::from_fen(fen, false)?
+    };
+    play_game(start, config, &mut rng)
+}
+
+/// Plays `config.games` games on `config.threads` threads and writes `FEN;result` lines, a
+/// game at a time as games finish; returns (games, positions).
 pub fn run(
     config: &Config,
     sink: &mut dyn Write,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(usize, usize), String> {
-    let mut rng = Lcg(config.seed ^ 0x5eed_5eed);
-    let mut positions = 0;
-    for g in 0..config.games {
-        let start = if config.openings.is_empty() {
-            Game::default()
-        } else {
-            let fen = &config.openings[(rng.next_u64() as usize) % config.openings.len()];
-            Game::from_fen(fen, false)?
-        };
-        let (fens, result) = play_game(start, config, &mut rng)?;
-        for fen in &fens {
-            writeln!(sink, "{fen};{result:.1}").map_err(|e| format!("cannot write data: {e}"))?;
+    let threads = config.threads.clamp(1, config.games.max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= config.games {
+                        break;
+                    }
+                    let outcome = play_numbered(config, g);
+                    let failed = outcome.is_err();
+                    // The receiver outlives the workers; a send cannot fail before it drops.
+                    if tx.send(outcome).is_err() || failed {
+                        break;
+                    }
+                }
+            });
         }
-        positions += fens.len();
-        progress(g + 1, positions);
-    }
-    Ok((config.games, positions))
+        drop(tx);
+        let mut positions = 0;
+        let mut games = 0;
+        for outcome in rx.iter() {
+            let (fens, result) = match outcome {
+                Ok(game) => game,
+                Err(e) => {
+                    // Tell the other workers to finish their game and stop.
+                    next.store(config.games, Ordering::Relaxed);
+                    return Err(e);
+                }
+            };
+            for fen in &fens {
+                writeln!(sink, "{fen};{result:.1}")
+                    .map_err(|e| format!("cannot write data: {e}"))?;
+            }
+            positions += fens.len();
+            games += 1;
+            progress(games, positions);
+        }
+        Ok((games, positions))
+    })
 }
 
 #[cfg(test)]
@@ -134,6 +188,7 @@ mod tests {
             openings: Vec::new(),
             random_plies: 6,
             seed: 1,
+            threads: 2,
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -146,5 +201,31 @@ mod tests {
             assert!(Game::from_fen(fen, false).is_ok(), "{fen}");
             assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
         }
+    }
+
+    #[test]
+    fn the_games_do_not_depend_on_the_thread_count() {
+        let config = |threads| Config {
+            games: 4,
+            nodes: 200,
+            openings: Vec::new(),
+            random_plies: 8,
+            seed: 7,
+            threads,
+        };
+        let lines = |threads| {
+            let mut out = Vec::new();
+            run(&config(threads), &mut out, &mut |_, _| {}).unwrap();
+            let mut lines: Vec<String> = String::from_utf8(out)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect();
+            lines.sort();
+            lines
+        };
+        let one = lines(1);
+        assert!(one.len() > 20);
+        assert_eq!(one, lines(3));
     }
 }

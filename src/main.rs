@@ -19,7 +19,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum perft DEPTH [--fen FEN] [--divide] [--threads N] [--hash MB]
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
-       ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S]
+       ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S] [--threads T]
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum --version";
@@ -190,6 +190,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
             "--book",
             "--random-plies",
             "--seed",
+            "--threads",
         ],
         &[],
     )?;
@@ -211,6 +212,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         openings,
         random_plies: flags.number("--random-plies")?.unwrap_or(4),
         seed: flags.number("--seed")?.unwrap_or(1),
+        threads: flags.number("--threads")?.unwrap_or(1),
     };
     // Appends, so an interrupted run can be continued with another seed.
     let file = std::fs::OpenOptions::new()
