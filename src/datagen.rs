@@ -4,6 +4,8 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crossbeam_channel::{Receiver, Sender};
+
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 
@@ -37,7 +39,7 @@ const DATAGEN_HASH_MB: usize = 16;
 
 /// Plays one game; returns the FENs of its quiet positions and the result for White
 /// (1, 0.5 or 0).
-fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Result<(Vec<String>, f32), String> {
+fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
     let mut game = start;
     for _ in 0..config.random_plies {
         let moves = game.pos.legal_moves();
@@ -111,8 +113,11 @@ fn game_rng(seed: u64, g: usize) -> Lcg {
     rng
 }
 
+/// A game's quiet positions and its result for White, or why it could not be played.
+type Played = Result<(Vec<String>, f32), String>;
+
 /// Plays game `g` of the run.
-fn play_numbered(config: &Config, g: usize) -> Result<(Vec<String>, f32), String> {
+fn play_numbered(config: &Config, g: usize) -> Played {
     let mut rng = game_rng(config.seed, g);
     let start = if config.openings.is_empty() {
         Game::default()
@@ -123,8 +128,44 @@ fn play_numbered(config: &Config, g: usize) -> Result<(Vec<String>, f32), String
     play_game(start, config, &mut rng)
 }
 
+/// One worker: takes the next game number not yet taken and sends the game, until every
+/// game is taken or one fails.
+fn worker(config: &Config, next: &AtomicUsize, tx: &Sender<Played>) {
+    loop {
+        let g = next.fetch_add(1, Ordering::Relaxed);
+        if g >= config.games {
+            break;
+        }
+        let played = play_numbered(config, g);
+        let failed = played.is_err();
+        if tx.send(played).is_err() || failed {
+            break;
+        }
+    }
+}
+
+/// Writes each game as it arrives; returns (games, positions).
+fn write_games(
+    rx: &Receiver<Played>,
+    sink: &mut dyn Write,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(usize, usize), String> {
+    let (mut games, mut positions) = (0, 0);
+    for played in rx {
+        let (fens, result) = played?;
+        for fen in &fens {
+            writeln!(sink, "{fen};{result:.1}").map_err(|e| format!("cannot write data: {e}"))?;
+        }
+        positions += fens.len();
+        games += 1;
+        progress(games, positions);
+    }
+    Ok((games, positions))
+}
+
 /// Plays `config.games` games on `config.threads` threads and writes `FEN;result` lines, a
-/// game at a time as games finish; returns (games, positions).
+/// game at a time as games finish; returns (games, positions). A failed game or write stops
+/// the workers after the games they are playing.
 pub fn run(
     config: &Config,
     sink: &mut dyn Write,
@@ -134,45 +175,22 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let (tx, rx) = crossbeam_channel::unbounded();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= config.games {
-                        break;
-                    }
-                    let outcome = play_numbered(config, g);
-                    let failed = outcome.is_err();
-                    // The receiver outlives the workers; a send cannot fail before it drops.
-                    if tx.send(outcome).is_err() || failed {
-                        break;
-                    }
-                }
-            });
-        }
+        let spawned = (0..threads).try_for_each(|_| {
+            let (tx, next) = (tx.clone(), &next);
+            std::thread::Builder::new()
+                .name("datagen".to_string())
+                .stack_size(driver::SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || worker(config, next, &tx))
+                .map(drop)
+                .map_err(|e| format!("datagen: cannot start a thread: {e}"))
+        });
+        // Only the workers hold senders now, so the receiver ends when the last one does.
         drop(tx);
-        let mut positions = 0;
-        let mut games = 0;
-        for outcome in rx.iter() {
-            let (fens, result) = match outcome {
-                Ok(game) => game,
-                Err(e) => {
-                    // Tell the other workers to finish their game and stop.
-                    next.store(config.games, Ordering::Relaxed);
-                    return Err(e);
-                }
-            };
-            for fen in &fens {
-                writeln!(sink, "{fen};{result:.1}")
-                    .map_err(|e| format!("cannot write data: {e}"))?;
-            }
-            positions += fens.len();
-            games += 1;
-            progress(games, positions);
+        let outcome = spawned.and_then(|()| write_games(&rx, sink, progress));
+        if outcome.is_err() {
+            next.store(config.games, Ordering::Relaxed);
         }
-        Ok((games, positions))
+        outcome
     })
 }
 
@@ -227,5 +245,33 @@ mod tests {
         let one = lines(1);
         assert!(one.len() > 20);
         assert_eq!(one, lines(3));
+    }
+
+    /// A sink that refuses every write.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_ends_the_run_with_an_error() {
+        let config = Config {
+            games: 6,
+            nodes: 200,
+            openings: Vec::new(),
+            random_plies: 4,
+            seed: 3,
+            threads: 2,
+        };
+        let mut games = 0;
+        let err = run(&config, &mut Full, &mut |g, _| games = g).unwrap_err();
+        assert!(err.contains("cannot write data: disk full"), "{err}");
+        assert_eq!(games, 0);
     }
 }
