@@ -20,7 +20,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
        ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S] [--threads T]
-       ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--out FILE]
+       ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum --version";
 
@@ -246,7 +246,7 @@ fn tune_command(args: &[String]) -> Result<(), String> {
             "--hold-out",
             "--out",
         ],
-        &[],
+        &["--freeze-squares"],
     )?;
     let path = flags
         .value("--data")
@@ -259,6 +259,7 @@ fn tune_command(args: &[String]) -> Result<(), String> {
         iterations: flags.number("--iterations")?.unwrap_or(1000),
         rate: flags.number("--rate")?.unwrap_or(1.0),
         l2: flags.number("--l2")?.unwrap_or(0.0),
+        squares: !flags.has("--freeze-squares"),
     };
     let hold_out: f64 = flags.number("--hold-out")?.unwrap_or(0.1);
     if !(0.0..1.0).contains(&hold_out) || !settings.l2.is_finite() || settings.l2 < 0.0 {

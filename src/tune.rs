@@ -120,6 +120,14 @@ pub struct Settings {
     pub rate: f64,
     /// Weight of the penalty on the squared distance from the starting weights.
     pub l2: f64,
+    /// Whether the square tables are fitted too; without them only the ~90 material and
+    /// term weights move, which many fewer games can pin down.
+    pub squares: bool,
+}
+
+/// Whether weight `i` is fitted under `settings`.
+fn is_free(settings: &Settings, i: usize) -> bool {
+    settings.squares || !(param::PST..param::BISHOP_PAIR).contains(&i)
 }
 
 /// Adam on the full batch of `train` for `iterations` steps from the current weights;
@@ -142,6 +150,7 @@ pub fn tune(
     };
     let loss_before = loss(train, &w, k);
     let valid_before = valid(&w);
+    progress(0, loss_before, valid_before);
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; w.len()];
     let mut v = vec![0.0; w.len()];
@@ -149,7 +158,11 @@ pub fn tune(
     for t in 1..=iterations {
         let mut g = gradient(train, &w, k);
         for (i, gi) in g.iter_mut().enumerate() {
-            *gi += 2.0 * settings.l2 * (w[i] - start[i]);
+            *gi = if is_free(&settings, i) {
+                *gi + 2.0 * settings.l2 * (w[i] - start[i])
+            } else {
+                0.0
+            };
         }
         for i in 0..w.len() {
             m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
@@ -231,6 +244,7 @@ mod tests {
             iterations: 100,
             rate: 1.0,
             l2: 0.0,
+            squares: true,
         };
         let out = tune(&s[..3], &s[3..], settings, &mut |_, _, _| {});
         assert!(out.loss_after < out.loss_before);
@@ -253,6 +267,22 @@ mod tests {
             .filter(|(a, b)| (*a - *b).abs() > 1)
             .count();
         assert_eq!(moved, 0);
+        // Without the square tables, only material and term weights move.
+        let frozen = tune(
+            &s,
+            &[],
+            Settings {
+                squares: false,
+                ..settings
+            },
+            &mut |_, _, _| {},
+        );
+        let moved = |w: &[i32], range: std::ops::Range<usize>| {
+            range.filter(|&i| (w[i] - PARAMS[i]).abs() > 1).count()
+        };
+        assert_eq!(moved(&frozen.weights, param::PST..param::BISHOP_PAIR), 0);
+        assert!(moved(&frozen.weights, 0..param::PST) > 0);
+        assert!(moved(&out.weights, param::PST..param::BISHOP_PAIR) > 0);
         let src = params_source(&out.weights, "test");
         assert_eq!(src.matches(" // ").count(), param::rows().len());
         assert!(src.contains(&format!("[i32; {}]", param::COUNT)));
