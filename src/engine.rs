@@ -2,7 +2,7 @@
 //! runs each `go` on a search thread, and applies commands in the order they came.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -12,6 +12,7 @@ use vampirc_uci::{Serializable, UciMessage};
 
 use crate::position::Game;
 use crate::search::driver::{self, SEARCH_STACK_BYTES};
+use crate::search::ordering::Heuristics;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::options::{self, Change, Options};
@@ -33,6 +34,8 @@ pub struct Engine {
     game: Game,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// History and counter moves carried from one search of the game to the next.
+    heuristics: Arc<Mutex<Heuristics>>,
     search: Option<JoinHandle<()>>,
     debug: bool,
 }
@@ -45,6 +48,7 @@ impl Engine {
             game: Game::default(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
             options,
+            heuristics: Arc::default(),
             search: None,
             debug: false,
         })
@@ -94,6 +98,7 @@ impl Engine {
             Command::UciNewGame => {
                 self.wait_for_search();
                 self.tt.clear();
+                *lock(&self.heuristics) = Heuristics::default();
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::SetOption { name, value } => {
@@ -253,8 +258,16 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
+        let heuristics = Arc::clone(&self.heuristics);
         let started = self.spawn_worker(move || {
-            search_and_report(&game, &limits, &tt, &out, token, overhead, threads)
+            let mut heuristics = lock(&heuristics);
+            let setup = SearchSetup {
+                tt: &tt,
+                heuristics: &mut heuristics,
+                overhead,
+                threads,
+            };
+            search_and_report(&game, &limits, setup, &out, token)
         });
         if !started {
             let first = self.game.pos.legal_moves().first().copied();
@@ -262,6 +275,20 @@ impl Engine {
             self.out.line(&bestmove_line(first, None, self.game.mode));
         }
     }
+}
+
+/// The heuristics, even if the lock was poisoned (they are only move-ordering hints, so any
+/// state is safe to use). A search that panics leaves them empty.
+fn lock(h: &Mutex<Heuristics>) -> std::sync::MutexGuard<'_, Heuristics> {
+    h.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What a search runs with besides the position and limits.
+pub struct SearchSetup<'a> {
+    pub tt: &'a TranspositionTable,
+    pub heuristics: &'a mut Heuristics,
+    pub overhead: i64,
+    pub threads: usize,
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -277,16 +304,15 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn search_and_report(
     game: &Game,
     limits: &Limits,
-    tt: &TranspositionTable,
+    setup: SearchSetup,
     out: &Out,
     token: StopToken,
-    overhead: i64,
-    threads: usize,
 ) {
-    let clock = Clock::new(limits, game.pos.turn().is_white(), overhead, token);
+    let clock = Clock::new(limits, game.pos.turn().is_white(), setup.overhead, token);
     let mode = game.mode;
+    let (tt, threads, heuristics) = (setup.tt, setup.threads, setup.heuristics);
     let result = catch_unwind(AssertUnwindSafe(|| {
-        driver::search_threads(game, limits, tt, &clock, threads, &mut |it| {
+        driver::search_threads(game, limits, tt, &clock, threads, heuristics, &mut |it| {
             out.line(&info_line(it, mode))
         })
     }));

@@ -8,6 +8,7 @@ use shakmaty::{Move, Position};
 
 use crate::position::Game;
 use crate::search::driver;
+use crate::search::ordering::Heuristics;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::output::Out;
@@ -105,20 +106,20 @@ pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, Strin
         StopToken::detached(),
     );
     let mut since: Option<(u64, u32)> = None;
-    let result =
-        driver::search_threads(
-            &r.game,
-            limits,
-            &tt,
-            &clock,
-            setup.threads,
-            &mut |it| match it.pv.first() {
-                Some(&m) if is_solution(r, m) => {
-                    since.get_or_insert((it.elapsed_ms, it.depth));
-                }
-                _ => since = None,
-            },
-        );
+    let result = driver::search_threads(
+        &r.game,
+        limits,
+        &tt,
+        &clock,
+        setup.threads,
+        &mut Heuristics::default(),
+        &mut |it| match it.pv.first() {
+            Some(&m) if is_solution(r, m) => {
+                since.get_or_insert((it.elapsed_ms, it.depth));
+            }
+            _ => since = None,
+        },
+    );
     let found = result.best;
     let solved = found.is_some_and(|m| is_solution(r, m));
     if !solved {

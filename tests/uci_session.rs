@@ -536,3 +536,41 @@ fn eval_on_the_prompt_reports_terms_as_info_strings() {
     );
     s.is_ready();
 }
+
+#[test]
+fn ucinewgame_forgets_what_earlier_searches_learnt() {
+    // Searches carry the table and the move-ordering history from move to move; after
+    // `ucinewgame` a search must run exactly as in a fresh engine.
+    let target = "position startpos moves d2d4 g8f6 c2c4 e7e6";
+    let mut fresh = Session::start();
+    fresh.send(target);
+    fresh.send("go depth 8");
+    let (lines, _) = fresh.bestmove();
+    let expected = reported_nodes(&lines);
+    assert!(fresh.quit().success());
+
+    let mut s = Session::start();
+    for (setup, depth) in [
+        ("position startpos", 8),
+        ("position startpos moves e2e4 c7c5", 9),
+    ] {
+        s.send(setup);
+        s.send(&format!("go depth {depth}"));
+        s.bestmove();
+    }
+    // Without the table, only the history of the earlier searches can make a difference.
+    s.send("setoption name Clear Hash");
+    s.send(target);
+    s.send("go depth 8");
+    let (lines, _) = s.bestmove();
+    let carried = reported_nodes(&lines);
+    s.send("ucinewgame");
+    s.send(target);
+    s.send("go depth 8");
+    let (lines, _) = s.bestmove();
+    assert_eq!(reported_nodes(&lines), expected);
+    // The history the earlier searches left did change this one, or the comparison above
+    // proves nothing.
+    assert_ne!(carried, expected);
+    assert!(s.quit().success());
+}

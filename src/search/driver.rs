@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
+use super::ordering::Heuristics;
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::time::{Clock, Limits};
 use super::tt::TranspositionTable;
@@ -113,7 +114,15 @@ pub fn search(
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
-    main_search(game, limits, tt, clock, None, report)
+    main_search(
+        game,
+        limits,
+        tt,
+        clock,
+        None,
+        &mut Heuristics::default(),
+        report,
+    )
 }
 
 /// Stack for search threads: recursion to the maximum ply copies a position per ply.
@@ -122,19 +131,22 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// Lazy SMP: `threads - 1` helpers search the same root through the shared table, so the
 /// main thread finds more of its tree already searched. Helpers start at alternating depths
 /// to spread out; only the main thread reports, decides time and picks the move. Node counts
-/// are summed over all threads.
+/// are summed over all threads. The main thread orders quiet moves by `heuristics`, the
+/// history of the game so far, and leaves in it what this search learnt; helpers start with
+/// empty heuristics each time.
 pub fn search_threads(
     game: &Game,
     limits: &Limits,
     tt: &TranspositionTable,
     clock: &Clock,
     threads: usize,
+    heuristics: &mut Heuristics,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
-    if threads <= 1 {
-        return search(game, limits, tt, clock, report);
-    }
     tt.new_search();
+    if threads <= 1 {
+        return main_search(game, limits, tt, clock, None, heuristics, report);
+    }
     let shared = AtomicU64::new(0);
     let abort = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
@@ -152,7 +164,7 @@ pub fn search_threads(
                 log::warn!("helper thread {id} not started: {e}");
             }
         }
-        let result = main_search(game, limits, tt, clock, Some(&shared), report);
+        let result = main_search(game, limits, tt, clock, Some(&shared), heuristics, report);
         abort.store(true, Ordering::Relaxed);
         result
     })
@@ -189,10 +201,13 @@ fn main_search(
     tt: &TranspositionTable,
     clock: &Clock,
     shared: Option<&AtomicU64>,
+    heuristics: &mut Heuristics,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     let root = &game.pos;
     let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+    searcher.heuristics = std::mem::take(heuristics);
+    searcher.heuristics.new_search();
     if let Some(counter) = shared {
         searcher.share_nodes(counter);
     }
@@ -333,5 +348,6 @@ fn main_search(
         (Some(b), false) => reply_from_tt(root, b, tt),
         (None, _) => None,
     };
+    *heuristics = std::mem::take(&mut searcher.heuristics);
     SearchResult { best, ponder, last }
 }

@@ -124,7 +124,7 @@ pub struct Searcher<'a> {
     /// Static evaluation at each ply of the current line (-INFINITY when in check), to tell
     /// whether the side to move is improving on its position two plies earlier.
     evals: [i32; MAX_PLY + 2],
-    heuristics: Heuristics,
+    pub heuristics: Heuristics,
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
     pub root_hint: Option<Move>,

@@ -84,6 +84,12 @@ impl Heuristics {
             Some(reply);
     }
 
+    /// Forgets the killers, which belong to the plies of the last search, and keeps the
+    /// history and counter moves, which stay true of the game from move to move.
+    pub fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
     fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply.min(MAX_PLY)]
     }
