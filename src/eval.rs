@@ -112,7 +112,14 @@ pub mod param {
     pub const HANGING: usize = THREAT_BY_ROOK + 2;
     /// The side to move.
     pub const TEMPO: usize = HANGING + 2;
-    pub const COUNT: usize = TEMPO + 2;
+    /// The square of the attack units on the enemy king zone (a knight or bishop square 2,
+    /// a rook square 3, a queen square 5) over 16, with at least two attackers: danger grows
+    /// faster than the attack.
+    pub const KING_DANGER: usize = TEMPO + 2;
+    /// Squares from which a piece of ours could check the enemy king, that it reaches and
+    /// the enemy does not guard.
+    pub const SAFE_CHECK: usize = KING_DANGER + 2;
+    pub const COUNT: usize = SAFE_CHECK + 2;
 
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
     /// Names of the single pairs after the square tables, in order.
@@ -146,6 +153,8 @@ pub mod param {
         "rook attacks queen",
         "hanging piece",
         "tempo",
+        "king danger",
+        "safe check",
     ];
 
     /// How `eval_params.rs` is laid out: (first index, pairs on the line, comment). Square
@@ -342,11 +351,32 @@ pub fn phase(board: &Board) -> i32 {
     phase.min(MAX_PHASE)
 }
 
-/// Mobility of each piece and its share in an attack on the enemy king.
-fn activity(board: &Board, color: Color, f: &mut impl Features) {
+/// Attack units per king-zone square a knight, bishop, rook or queen hits.
+const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
+/// Attack units beyond this add no more danger.
+const MAX_ATTACK_UNITS: i32 = 40;
+
+/// Mobility of each piece, its share in an attack on the enemy king, and the safe squares
+/// it could check from.
+fn activity(board: &Board, color: Color, maps: &[Attacks; 2], f: &mut impl Features) {
     let occupied = board.occupied();
+    let their_king = pieces(board, Role::King, !color).first();
+    let safe = !maps[!color as usize].all & !board.by_color(color);
+    let checks_from = their_king.map(|k| {
+        let (diagonal, straight) = (
+            attacks::bishop_attacks(k, occupied),
+            attacks::rook_attacks(k, occupied),
+        );
+        [
+            attacks::knight_attacks(k),
+            diagonal,
+            straight,
+            diagonal | straight,
+        ]
+    });
+    let mut safe_checks = 0;
     let targets = !board.by_color(color) & !pawn_attack_span(board, !color);
-    let zone = pieces(board, Role::King, !color).first().map(|k| {
+    let zone = their_king.map(|k| {
         let near = attacks::king_attacks(k) | Bitboard::from_square(k);
         near | near.shift(forward(!color))
     });
@@ -369,13 +399,21 @@ fn activity(board: &Board, color: Color, f: &mut impl Features) {
                     attackers += 1;
                 }
             }
+            if let Some(from) = checks_from {
+                safe_checks += (reach & from[i] & safe).count() as i32;
+            }
         }
     }
     if attackers >= 2 {
+        let mut units = 0;
         for (i, hits) in zone_hits.into_iter().enumerate() {
             f.add(param::KING_ZONE_ATTACK + 2 * i, sign(color) * hits);
+            units += ATTACK_UNITS[i] * hits;
         }
+        let units = units.min(MAX_ATTACK_UNITS);
+        f.add(param::KING_DANGER, sign(color) * (units * units / 16));
     }
+    f.add(param::SAFE_CHECK, sign(color) * safe_checks);
 }
 
 /// Pawn-only terms of `color`; returns its passed pawns.
@@ -502,7 +540,7 @@ fn threats(board: &Board, color: Color, maps: &[Attacks; 2], f: &mut impl Featur
 fn piece_features(board: &Board, color: Color, maps: &[Attacks; 2], f: &mut impl Features) {
     material(board, color, f);
     squares(board, color, f);
-    activity(board, color, f);
+    activity(board, color, maps, f);
     piece_terms(board, color, f);
     king_shelter(board, color, f);
     threats(board, color, maps, f);
@@ -729,7 +767,7 @@ pub fn breakdown(pos: &Chess) -> Breakdown {
         ("squares", per_colour(&|c, s| squares(board, c, s))),
         (
             "mobility and king attack",
-            per_colour(&|c, s| activity(board, c, s)),
+            per_colour(&|c, s| activity(board, c, &maps, s)),
         ),
         (
             "pawns",
@@ -837,6 +875,56 @@ mod tests {
         Chess::from_setup(setup, CastlingMode::Standard).unwrap()
     }
 
+    /// The count (White minus Black) of the feature at `index`.
+    fn feature_count(fen: &str, index: usize) -> i32 {
+        let (_, _, t) = trace(&pos(fen));
+        t.counts
+            .iter()
+            .filter(|(i, _)| *i == index)
+            .map(|(_, c)| c)
+            .sum()
+    }
+
+    #[test]
+    fn safe_checks_are_the_checking_squares_a_piece_reaches_unguarded() {
+        // The queen can check from d4, d8, h5 and h1.
+        assert_eq!(
+            feature_count("7k/8/8/8/8/8/8/K2Q4 w - - 0 1", param::SAFE_CHECK),
+            4
+        );
+        // A knight on f5 guards d4.
+        assert_eq!(
+            feature_count("7k/8/8/5n2/8/8/8/K2Q4 w - - 0 1", param::SAFE_CHECK),
+            3
+        );
+        // Colours swapped: the count changes sign.
+        assert_eq!(
+            feature_count("k2q4/8/8/8/8/8/8/7K b - - 0 1", param::SAFE_CHECK),
+            -4
+        );
+    }
+
+    #[test]
+    fn king_danger_grows_with_the_square_of_the_attack() {
+        // A rook on the g-file hits g6 and g7; a queen on h5 adds h6, h7, g6 and f7.
+        let one = "6k1/5ppp/8/8/8/6R1/8/K7 w - - 0 1";
+        assert_eq!(feature_count(one, param::KING_DANGER), 0, "a lone attacker");
+        let two = "6k1/5ppp/8/7Q/8/6R1/8/K7 w - - 0 1";
+        let (_, _, t) = trace(&pos(two));
+        let hits = |i: usize| {
+            t.counts
+                .iter()
+                .find(|(j, _)| *j == param::KING_ZONE_ATTACK + 2 * i)
+                .map_or(0, |(_, c)| *c)
+        };
+        assert_eq!((hits(2), hits(3)), (2, 4));
+        let units: i32 = 3 * 2 + 5 * 4;
+        assert_eq!(
+            feature_count(two, param::KING_DANGER),
+            units.min(MAX_ATTACK_UNITS).pow(2) / 16
+        );
+    }
+
     /// A group of terms of one colour, from that colour's point of view.
     fn term(fen: &str, name: &str, color: Color) -> Pair {
         breakdown(&pos(fen)).term(name)[color as usize ^ 1]
@@ -868,6 +956,7 @@ mod tests {
             "2r3k1/1q3ppp/p2b4/1p1Pp3/4P1n1/1PN2N2/P1Q2PPP/2R3K1 b - - 0 1",
             "k7/8/8/8/8/8/P7/B3K3 w - - 0 1",
             "4k3/5p2/4b3/8/8/2B5/5PP1/4K3 b - - 0 1",
+            "6k1/5ppp/8/7Q/8/6R1/8/K7 w - - 0 1",
         ] {
             assert_eq!(evaluate(&pos(fen)), evaluate(&colour_flip(fen)), "{fen}");
         }
@@ -1037,6 +1126,7 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/p7/p7/8/8/8/5PPP/R5K1 w - - 0 1",
             "4k3/5p2/4b3/8/8/2B5/5PP1/4K3 w - - 0 1",
+            "6k1/5ppp/8/7Q/8/6R1/8/K7 w - - 0 1",
         ] {
             let p = pos(fen);
             let (phase, scale, t) = trace(&p);
