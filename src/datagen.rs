@@ -1,5 +1,6 @@
 //! `ferrum datagen`: self-play at a fixed node count from varied openings, writing quiet
-//! positions labelled with the game's result, as data for `ferrum tune`.
+//! positions labelled with the search score and the game's result: `FEN;result` text for
+//! `ferrum tune`, or packed records (`packed.rs`) for net training.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,8 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crossbeam_channel::{Receiver, Sender};
 
 use shakmaty::fen::Fen;
-use shakmaty::{EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Position};
 
+use crate::packed::{self, Outcome, Record};
 use crate::position::{Game, is_repetition_draw};
 use crate::rng::Lcg;
 use crate::search::driver;
@@ -28,17 +30,37 @@ pub struct Config {
     pub seed: u64,
     /// Games played at once, each on its own thread with its own table.
     pub threads: usize,
+    pub format: Format,
+}
+
+/// How kept positions are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `FEN;result` lines, the result 1.0, 0.5 or 0.0 for White (what `ferrum tune` reads).
+    Text,
+    /// 32-byte records with the search score (see `packed.rs`).
+    Packed,
 }
 
 /// A game is adjudicated won once the score stays beyond this for `ADJUDICATE_PLIES` plies.
 const ADJUDICATE_SCORE: i32 = 1000;
 const ADJUDICATE_PLIES: usize = 6;
+/// A game is adjudicated drawn once, after `DRAW_AFTER_PLY`, the score stays within
+/// `DRAW_SCORE` for `DRAW_PLIES` plies.
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: usize = 12;
+const DRAW_AFTER_PLY: usize = 80;
 /// Games longer than this are called drawn.
 const MAX_PLIES: usize = 400;
 const DATAGEN_HASH_MB: usize = 16;
 
-/// Plays one game; returns the FENs of its quiet positions and the result for White
-/// (1, 0.5 or 0).
+/// A position kept for training, with its search score from the side to move.
+pub struct Kept {
+    pub pos: Chess,
+    pub score: i32,
+}
+
+/// Plays one game; returns its quiet positions and the result for White (1, 0.5 or 0).
 fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
     let mut game = start;
     for _ in 0..config.random_plies {
@@ -57,7 +79,8 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
     let mut quiet = Vec::new();
     let mut decisive_plies = 0;
     let mut white_ahead = false;
-    for _ in 0..MAX_PLIES {
+    let mut quiet_plies = 0;
+    for ply in 0..MAX_PLIES {
         let pos = &game.pos;
         if pos.legal_moves().is_empty() {
             let result = if pos.is_check() {
@@ -82,7 +105,10 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
         };
         let score = r.last.score;
         if !pos.is_check() && !is_tactical(best) && !is_mate(score) {
-            quiet.push(Fen::from_position(pos, EnPassantMode::Legal).to_string());
+            quiet.push(Kept {
+                pos: pos.clone(),
+                score,
+            });
         }
         // Adjudicated when both sides' searches agree, ply after ply, that one side wins.
         let white_score = if pos.turn().is_white() { score } else { -score };
@@ -96,6 +122,14 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
             }
         } else {
             decisive_plies = 0;
+        }
+        quiet_plies = if score.abs() <= DRAW_SCORE {
+            quiet_plies + 1
+        } else {
+            0
+        };
+        if ply >= DRAW_AFTER_PLY && quiet_plies >= DRAW_PLIES {
+            return Ok((quiet, 0.5));
         }
         game.play(best);
     }
@@ -114,7 +148,7 @@ fn game_rng(seed: u64, g: usize) -> Lcg {
 }
 
 /// A game's quiet positions and its result for White, or why it could not be played.
-type Played = Result<(Vec<String>, f32), String>;
+type Played = Result<(Vec<Kept>, f32), String>;
 
 /// Plays game `g` of the run.
 fn play_numbered(config: &Config, g: usize) -> Played {
@@ -144,19 +178,48 @@ fn worker(config: &Config, next: &AtomicUsize, tx: &Sender<Played>) {
     }
 }
 
+/// Writes one game's positions as one block, so a run stopped between games leaves whole
+/// games behind.
+fn write_game(
+    sink: &mut dyn Write,
+    format: Format,
+    kept: &[Kept],
+    result: f32,
+) -> std::io::Result<()> {
+    match format {
+        Format::Text => {
+            let mut block = String::new();
+            for k in kept {
+                let fen = Fen::from_position(&k.pos, EnPassantMode::Legal);
+                block.push_str(&format!("{fen};{result:.1}\n"));
+            }
+            sink.write_all(block.as_bytes())?;
+            sink.flush()
+        }
+        Format::Packed => {
+            let outcome = Outcome::from_white_score(result);
+            let records: Vec<Record> = kept
+                .iter()
+                .enumerate()
+                .map(|(i, k)| Record::pack(&k.pos, Some(k.score), outcome, i == 0))
+                .collect();
+            packed::write_records(sink, &records)
+        }
+    }
+}
+
 /// Writes each game as it arrives; returns (games, positions).
 fn write_games(
     rx: &Receiver<Played>,
+    format: Format,
     sink: &mut dyn Write,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(usize, usize), String> {
     let (mut games, mut positions) = (0, 0);
     for played in rx {
-        let (fens, result) = played?;
-        for fen in &fens {
-            writeln!(sink, "{fen};{result:.1}").map_err(|e| format!("cannot write data: {e}"))?;
-        }
-        positions += fens.len();
+        let (kept, result) = played?;
+        write_game(sink, format, &kept, result).map_err(|e| format!("cannot write data: {e}"))?;
+        positions += kept.len();
         games += 1;
         progress(games, positions);
     }
@@ -186,7 +249,7 @@ pub fn run(
         });
         // Only the workers hold senders now, so the receiver ends when the last one does.
         drop(tx);
-        let outcome = spawned.and_then(|()| write_games(&rx, sink, progress));
+        let outcome = spawned.and_then(|()| write_games(&rx, config.format, sink, progress));
         if outcome.is_err() {
             next.store(config.games, Ordering::Relaxed);
         }
@@ -207,6 +270,7 @@ mod tests {
             random_plies: 6,
             seed: 1,
             threads: 2,
+            format: Format::Text,
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -230,6 +294,7 @@ mod tests {
             random_plies: 8,
             seed: 7,
             threads,
+            format: Format::Text,
         };
         let lines = |threads| {
             let mut out = Vec::new();
@@ -245,6 +310,40 @@ mod tests {
         let one = lines(1);
         assert!(one.len() > 20);
         assert_eq!(one, lines(3));
+    }
+
+    #[test]
+    fn packed_games_decode_with_scores_and_one_start_per_game() {
+        let config = Config {
+            games: 3,
+            nodes: 300,
+            openings: Vec::new(),
+            random_plies: 6,
+            seed: 5,
+            threads: 2,
+            format: Format::Packed,
+        };
+        let mut out = Vec::new();
+        let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
+        let (records, warning) = packed::read_records(out.as_slice()).unwrap();
+        assert_eq!(warning, None);
+        assert_eq!(records.len(), positions);
+        assert_eq!(records.iter().filter(|r| r.starts_game()).count(), games);
+        for r in &records {
+            let pos = r.position().unwrap();
+            assert!(!pos.is_check());
+            let score = r.score().unwrap();
+            assert!(!is_mate(i32::from(score)));
+            assert!(r.outcome().is_some());
+        }
+        // Every record of a game carries that game's result.
+        let mut current = None;
+        for r in &records {
+            if r.starts_game() {
+                current = r.outcome();
+            }
+            assert_eq!(r.outcome(), current);
+        }
     }
 
     /// A sink that refuses every write.
@@ -268,6 +367,7 @@ mod tests {
             random_plies: 4,
             seed: 3,
             threads: 2,
+            format: Format::Text,
         };
         let mut games = 0;
         let err = run(&config, &mut Full, &mut |g, _| games = g).unwrap_err();

@@ -19,7 +19,9 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum perft DEPTH [--fen FEN] [--divide] [--threads N] [--hash MB]
        ferrum perft --suite FILE [--max-depth D] [--threads N] [--hash MB]
        ferrum epd FILE [--movetime MS | --depth D | --nodes N] [--hash MB] [--threads N] [--json FILE]
-       ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S] [--threads T]
+       ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S] [--threads T] [--format text|packed]
+       ferrum datagen --stats FILE     summarise a packed data file
+       ferrum datagen --convert TEXT --out FILE   pack `FEN;result` lines (no scores)
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum --version";
@@ -191,12 +193,50 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
             "--random-plies",
             "--seed",
             "--threads",
+            "--format",
+            "--stats",
+            "--convert",
         ],
         &[],
     )?;
+    if let Some(path) = flags.value("--stats") {
+        return datagen_stats(path);
+    }
     let path = flags
         .value("--out")
         .ok_or("datagen: --out FILE is required")?;
+    // Packed when asked, or when the file is named .bin; text otherwise.
+    let format = match flags.value("--format") {
+        Some("packed") => datagen::Format::Packed,
+        Some("text") => datagen::Format::Text,
+        Some(other) => return Err(format!("datagen: unknown format '{other}'")),
+        None if path.ends_with(".bin") => datagen::Format::Packed,
+        None => datagen::Format::Text,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open '{path}': {e}"))?;
+    if format == datagen::Format::Packed {
+        let cut = ferrum::packed::trim_cut_record(&mut file)?;
+        if cut > 0 {
+            eprintln!(
+                "datagen: warning: dropped a cut record of {cut} bytes at the end of '{path}'"
+            );
+        }
+    }
+    if let Some(text_path) = flags.value("--convert") {
+        let (records, bad) = ferrum::packed::convert_text(&read_file(text_path)?);
+        ferrum::packed::write_records(&mut file, &records)
+            .map_err(|e| format!("cannot write '{path}': {e}"))?;
+        println!(
+            "{} positions converted to {path} ({bad} bad lines skipped)",
+            records.len()
+        );
+        return Ok(());
+    }
     let openings = match flags.value("--book") {
         Some(book) => read_file(book)?
             .lines()
@@ -213,25 +253,40 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         random_plies: flags.number("--random-plies")?.unwrap_or(4),
         seed: flags.number("--seed")?.unwrap_or(1),
         threads: flags.number("--threads")?.unwrap_or(1),
+        format,
     };
-    // Appends, so an interrupted run can be continued with another seed.
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open '{path}': {e}"))?;
+    // Appends (after any cut record), so an interrupted run can be continued with another seed.
     let mut sink = std::io::BufWriter::new(file);
     let start = std::time::Instant::now();
+    let rate = |p: usize| p as f64 / start.elapsed().as_secs_f64().max(1e-3);
+    let every = (config.games / 100).clamp(1, 100);
     let (games, positions) = datagen::run(&config, &mut sink, &mut |g, p| {
-        if g % 10 == 0 {
+        if g % every == 0 || g == config.games {
             eprintln!(
-                "datagen: {g} games, {p} positions, {} s",
-                start.elapsed().as_secs()
+                "datagen: {g}/{} games, {p} positions, {} s, {:.0} positions/s",
+                config.games,
+                start.elapsed().as_secs(),
+                rate(p)
             );
         }
     })?;
     std::io::Write::flush(&mut sink).map_err(|e| format!("cannot write '{path}': {e}"))?;
-    println!("{games} games, {positions} positions written to {path}");
+    println!(
+        "{games} games, {positions} positions written to {path} ({:.0} positions/s)",
+        rate(positions)
+    );
+    Ok(())
+}
+
+fn datagen_stats(path: &str) -> Result<(), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+    let (records, warning) = ferrum::packed::read_records(std::io::BufReader::new(file))?;
+    if let Some(w) = warning {
+        eprintln!("datagen: warning: {w}");
+    }
+    for line in ferrum::packed::stats(&records) {
+        println!("{line}");
+    }
     Ok(())
 }
 

@@ -1,0 +1,438 @@
+//! Packed training positions: the 32-byte record `ferrum datagen` writes for net training,
+//! its reader (which survives a file cut mid-record) and the `--stats` summary.
+//!
+//! A record, little-endian:
+//! ```text
+//!  0..8   occupancy, bit i set when square i (a1 = 0, h8 = 63) holds a piece
+//!  8..24  one nibble per occupied square in ascending square order, low nibble first:
+//!         role (1 pawn .. 6 king), plus 8 for a black piece; unused nibbles are 0
+//! 24..26  i16 search score in centipawns from the side to move
+//! 26      game result for White: 0 loss, 1 draw, 2 win
+//! 27      flags: bit 0 Black to move, bits 1-4 castling (White h, White a, Black h, Black a
+//!         rook), bit 5 first position kept from its game, bit 6 no score (converted text)
+//! 28      en passant square (0..63), 64 for none
+//! 29      halfmove clock (saturated at 255)
+//! 30..32  u16 fullmove number
+//! ```
+
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::num::NonZeroU32;
+
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Role,
+    Setup, Square,
+};
+
+pub const RECORD_BYTES: usize = 32;
+
+const FLAG_BLACK: u8 = 1;
+const FLAG_FIRST: u8 = 1 << 5;
+const FLAG_NO_SCORE: u8 = 1 << 6;
+/// Castling flag bits and the rook square each stands for (standard chess only).
+const CASTLING: [(u8, Square); 4] = [
+    (1 << 1, Square::H1),
+    (1 << 2, Square::A1),
+    (1 << 3, Square::H8),
+    (1 << 4, Square::A8),
+];
+const NO_EP: u8 = 64;
+
+/// One training position as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record(pub [u8; RECORD_BYTES]);
+
+/// The game's result from White's side, as a record stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    BlackWon = 0,
+    Draw = 1,
+    WhiteWon = 2,
+}
+
+impl Outcome {
+    /// From a result for White (1, 0.5 or 0).
+    pub fn from_white_score(result: f32) -> Outcome {
+        if result > 0.75 {
+            Outcome::WhiteWon
+        } else if result < 0.25 {
+            Outcome::BlackWon
+        } else {
+            Outcome::Draw
+        }
+    }
+
+    pub fn white_score(self) -> f32 {
+        f32::from(self as u8) / 2.0
+    }
+}
+
+impl Record {
+    /// Packs a position; `score` is from the side to move, `None` where it is unknown.
+    pub fn pack(pos: &Chess, score: Option<i32>, outcome: Outcome, first: bool) -> Record {
+        let mut b = [0u8; RECORD_BYTES];
+        let board = pos.board();
+        let occupied = board.occupied();
+        b[0..8].copy_from_slice(&u64::from(occupied).to_le_bytes());
+        for (i, sq) in occupied.into_iter().enumerate().take(32) {
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            let code = piece.role as u8 | if piece.color.is_black() { 8 } else { 0 };
+            b[8 + i / 2] |= code << (4 * (i % 2));
+        }
+        let cp = score.unwrap_or(0).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        b[24..26].copy_from_slice(&cp.to_le_bytes());
+        b[26] = outcome as u8;
+        let rooks = pos.castles().castling_rights();
+        let mut flags = if pos.turn().is_black() { FLAG_BLACK } else { 0 };
+        for (bit, sq) in CASTLING {
+            if rooks.contains(sq) {
+                flags |= bit;
+            }
+        }
+        if first {
+            flags |= FLAG_FIRST;
+        }
+        if score.is_none() {
+            flags |= FLAG_NO_SCORE;
+        }
+        b[27] = flags;
+        b[28] = pos
+            .ep_square(EnPassantMode::Legal)
+            .map_or(NO_EP, |sq| sq as u8);
+        b[29] = pos.halfmoves().min(255) as u8;
+        let fullmoves = pos.fullmoves().get().min(u32::from(u16::MAX)) as u16;
+        b[30..32].copy_from_slice(&fullmoves.to_le_bytes());
+        Record(b)
+    }
+
+    pub fn occupancy(&self) -> Bitboard {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&self.0[0..8]);
+        Bitboard(u64::from_le_bytes(word))
+    }
+
+    /// The pieces and their squares, in ascending square order; `None` for a bad nibble.
+    pub fn pieces(&self) -> Option<Vec<(Square, Piece)>> {
+        let occupied = self.occupancy();
+        if occupied.count() > 32 {
+            return None;
+        }
+        occupied
+            .into_iter()
+            .enumerate()
+            .map(|(i, sq)| {
+                let code = (self.0[8 + i / 2] >> (4 * (i % 2))) & 0xf;
+                let role = Role::try_from(code & 7).ok()?;
+                let color = Color::from_white(code & 8 == 0);
+                Some((sq, Piece { color, role }))
+            })
+            .collect()
+    }
+
+    /// The score from the side to move, `None` for a record converted from text.
+    pub fn score(&self) -> Option<i16> {
+        (self.0[27] & FLAG_NO_SCORE == 0).then(|| i16::from_le_bytes([self.0[24], self.0[25]]))
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.0[26] {
+            0 => Some(Outcome::BlackWon),
+            1 => Some(Outcome::Draw),
+            2 => Some(Outcome::WhiteWon),
+            _ => None,
+        }
+    }
+
+    pub fn turn(&self) -> Color {
+        Color::from_white(self.0[27] & FLAG_BLACK == 0)
+    }
+
+    /// Whether this is the first position kept from its game.
+    pub fn starts_game(&self) -> bool {
+        self.0[27] & FLAG_FIRST != 0
+    }
+
+    /// The position, checked for legality; an error names what is wrong.
+    pub fn position(&self) -> Result<Chess, String> {
+        let mut board = Board::empty();
+        for (sq, piece) in self.pieces().ok_or("bad piece code")? {
+            board.set_piece_at(sq, piece);
+        }
+        let mut castling_rights = Bitboard::EMPTY;
+        for (bit, sq) in CASTLING {
+            if self.0[27] & bit != 0 {
+                castling_rights.add(sq);
+            }
+        }
+        let ep_square = match self.0[28] {
+            NO_EP => None,
+            s => Some(Square::try_from(s).map_err(|_| format!("bad en passant square {s}"))?),
+        };
+        let fullmoves = NonZeroU32::new(u32::from(u16::from_le_bytes([self.0[30], self.0[31]])))
+            .unwrap_or(NonZeroU32::MIN);
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = self.turn();
+        setup.castling_rights = castling_rights;
+        setup.ep_square = ep_square;
+        setup.halfmoves = u32::from(self.0[29]);
+        setup.fullmoves = fullmoves;
+        Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
+    }
+}
+
+/// Game phase as the count of minor and major pieces weighted 1 / 1 / 2 / 4 (24 at the start).
+pub fn phase(pieces: &[(Square, Piece)]) -> u32 {
+    pieces
+        .iter()
+        .map(|(_, p)| match p.role {
+            Role::Knight | Role::Bishop => 1,
+            Role::Rook => 2,
+            Role::Queen => 4,
+            Role::Pawn | Role::King => 0,
+        })
+        .sum::<u32>()
+        .min(24)
+}
+
+/// Reads every whole record; a cut record at the end is skipped and reported in the warning.
+pub fn read_records(mut input: impl Read) -> Result<(Vec<Record>, Option<String>), String> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read data: {e}"))?;
+    let tail = bytes.len() % RECORD_BYTES;
+    let records = bytes
+        .chunks_exact(RECORD_BYTES)
+        .map(|c| {
+            let mut r = [0u8; RECORD_BYTES];
+            r.copy_from_slice(c);
+            Record(r)
+        })
+        .collect();
+    let warning = (tail != 0).then(|| format!("skipped a cut record of {tail} bytes at the end"));
+    Ok((records, warning))
+}
+
+/// Makes a file ready for appending records: a cut record left by an interrupted run is
+/// dropped, so new records stay aligned. Returns the number of bytes dropped.
+pub fn trim_cut_record(file: &mut std::fs::File) -> Result<u64, String> {
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read data file: {e}"))?
+        .len();
+    let cut = len % RECORD_BYTES as u64;
+    if cut != 0 {
+        file.set_len(len - cut)
+            .map_err(|e| format!("cannot trim data file: {e}"))?;
+    }
+    file.seek(SeekFrom::End(0))
+        .map_err(|e| format!("cannot seek data file: {e}"))?;
+    Ok(cut)
+}
+
+/// Writes records as one block, so a stop between blocks leaves whole games.
+pub fn write_records(sink: &mut dyn Write, records: &[Record]) -> std::io::Result<()> {
+    let mut block = Vec::with_capacity(records.len() * RECORD_BYTES);
+    for r in records {
+        block.extend_from_slice(&r.0);
+    }
+    sink.write_all(&block)?;
+    sink.flush()
+}
+
+/// Converts `FEN;result` lines (result 1.0, 0.5 or 0.0 for White) into records with no
+/// score; returns the records and the number of bad lines skipped.
+pub fn convert_text(text: &str) -> (Vec<Record>, usize) {
+    let mut records = Vec::new();
+    let mut bad = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let parsed = line.split_once(';').and_then(|(fen, result)| {
+            let result: f32 = result.trim().parse().ok()?;
+            let game = crate::position::Game::from_fen(fen, false).ok()?;
+            Some(Record::pack(
+                &game.pos,
+                None,
+                Outcome::from_white_score(result),
+                false,
+            ))
+        });
+        match parsed {
+            Some(r) => records.push(r),
+            None => bad += 1,
+        }
+    }
+    (records, bad)
+}
+
+/// What `ferrum datagen --stats` prints about a set of records.
+pub fn stats(records: &[Record]) -> Vec<String> {
+    let n = records.len();
+    let share = |k: usize| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * k as f64 / n as f64
+        }
+    };
+    let games = records.iter().filter(|r| r.starts_game()).count();
+    let mut outcomes = [0usize; 3];
+    let mut unscored = 0;
+    let mut bad = 0;
+    let mut phases = [0usize; 5];
+    let mut abs_score_sum = 0u64;
+    for r in records {
+        match (r.outcome(), r.pieces()) {
+            (Some(o), Some(pieces)) => {
+                outcomes[o as usize] += 1;
+                phases[(phase(&pieces) as usize * 5 / 25).min(4)] += 1;
+            }
+            _ => bad += 1,
+        }
+        match r.score() {
+            Some(s) => abs_score_sum += u64::from(s.unsigned_abs()),
+            None => unscored += 1,
+        }
+    }
+    let scored = n - unscored;
+    let mut lines = vec![
+        format!("positions {n}"),
+        format!(
+            "games {games} (positions kept per game {:.1})",
+            n as f64 / games.max(1) as f64
+        ),
+        format!(
+            "results for White: win {:.1}%, draw {:.1}%, loss {:.1}%",
+            share(outcomes[2]),
+            share(outcomes[1]),
+            share(outcomes[0])
+        ),
+        format!(
+            "scores: {scored} scored, mean |score| {:.0} cp, {unscored} without a score",
+            abs_score_sum as f64 / scored.max(1) as f64
+        ),
+    ];
+    let labels = ["0-4", "5-9", "10-14", "15-19", "20-24"];
+    let spread: Vec<String> = labels
+        .iter()
+        .zip(phases)
+        .map(|(l, k)| format!("{l}: {:.1}%", share(k)))
+        .collect();
+    lines.push(format!("phase (24 = all pieces) {}", spread.join(", ")));
+    if bad > 0 {
+        lines.push(format!("{bad} records unreadable"));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Game;
+    use shakmaty::fen::Fen;
+
+    fn fen(pos: &Chess) -> String {
+        Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    }
+
+    #[test]
+    fn records_give_back_the_position_score_and_result() {
+        for (text, score) in [
+            (crate::position::STARTPOS, Some(17)),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 3 21",
+                Some(-250),
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3",
+                None,
+            ),
+            ("8/8/4k3/8/8/8/3PK3/8 b - - 12 60", Some(40_000)),
+        ] {
+            let pos = Game::from_fen(text, false).unwrap().pos;
+            let r = Record::pack(&pos, score, Outcome::BlackWon, true);
+            assert_eq!(fen(&r.position().unwrap()), text);
+            assert_eq!(r.score(), score.map(|s| s.min(i16::MAX as i32) as i16));
+            assert_eq!(r.outcome(), Some(Outcome::BlackWon));
+            assert_eq!(r.turn(), pos.turn());
+            assert!(r.starts_game());
+        }
+    }
+
+    #[test]
+    fn a_cut_record_is_skipped_with_a_warning() {
+        let pos = Chess::default();
+        let r = Record::pack(&pos, Some(5), Outcome::Draw, false);
+        let mut bytes = Vec::new();
+        write_records(&mut bytes, &[r, r]).unwrap();
+        bytes.extend_from_slice(&r.0[..11]);
+        let (records, warning) = read_records(bytes.as_slice()).unwrap();
+        assert_eq!(records, vec![r, r]);
+        assert!(warning.unwrap().contains("11 bytes"));
+    }
+
+    #[test]
+    fn appending_after_a_cut_record_keeps_records_aligned() {
+        let path = std::env::temp_dir().join(format!("ferrum-packed-{}.bin", std::process::id()));
+        let r = Record::pack(&Chess::default(), Some(1), Outcome::WhiteWon, true);
+        std::fs::write(&path, [&r.0[..], &r.0[..20]].concat()).unwrap();
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        assert_eq!(trim_cut_record(&mut file).unwrap(), 20);
+        write_records(&mut file, &[r]).unwrap();
+        drop(file);
+        let (records, warning) = read_records(std::fs::File::open(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(records, vec![r, r]);
+        assert_eq!(warning, None);
+    }
+
+    #[test]
+    fn text_converts_with_results_and_no_score() {
+        let text = format!(
+            "{};1.0\n8/8/4k3/8/8/8/3PK3/8 b - - 0 1;0.0\nnot a fen;0.5\n{};x\n",
+            crate::position::STARTPOS,
+            crate::position::STARTPOS
+        );
+        let (records, bad) = convert_text(&text);
+        assert_eq!(bad, 2);
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].outcome(), Some(Outcome::WhiteWon));
+        assert_eq!(records[1].outcome(), Some(Outcome::BlackWon));
+        assert_eq!(records[1].turn(), Color::Black);
+        assert!(records.iter().all(|r| r.score().is_none()));
+    }
+
+    #[test]
+    fn stats_count_games_results_and_phases() {
+        let start = Chess::default();
+        let ending = Game::from_fen("8/8/4k3/8/8/8/3PK3/8 b - - 0 1", false)
+            .unwrap()
+            .pos;
+        let records = [
+            Record::pack(&start, Some(10), Outcome::WhiteWon, true),
+            Record::pack(&ending, Some(-30), Outcome::WhiteWon, false),
+            Record::pack(&start, Some(0), Outcome::Draw, true),
+            Record::pack(&ending, None, Outcome::BlackWon, false),
+        ];
+        let lines = stats(&records);
+        assert_eq!(lines[0], "positions 4");
+        assert!(lines[1].starts_with("games 2 "), "{}", lines[1]);
+        assert_eq!(
+            lines[2],
+            "results for White: win 50.0%, draw 25.0%, loss 25.0%"
+        );
+        assert_eq!(
+            lines[3],
+            "scores: 3 scored, mean |score| 13 cp, 1 without a score"
+        );
+        assert_eq!(
+            lines[4],
+            "phase (24 = all pieces) 0-4: 50.0%, 5-9: 0.0%, 10-14: 0.0%, 15-19: 0.0%, 20-24: 50.0%"
+        );
+    }
+}
