@@ -15,6 +15,7 @@ use crate::search::driver::{self, SEARCH_STACK_BYTES};
 use crate::search::ordering::Heuristics;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
+use crate::syzygy::{Probe, Tables};
 use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{Out, bestmove_line, info_line};
 use crate::uci::parse::Command;
@@ -36,6 +37,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// History and counter moves carried from one search of the game to the next.
     heuristics: Arc<Mutex<Heuristics>>,
+    /// Syzygy tables from `SyzygyPath`, shared read-only with the search threads.
+    tables: Option<Arc<Tables>>,
     search: Option<JoinHandle<()>>,
     debug: bool,
 }
@@ -49,6 +52,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
             options,
             heuristics: Arc::default(),
+            tables: None,
             search: None,
             debug: false,
         })
@@ -173,6 +177,9 @@ impl Engine {
             Ok(Change::Threads(n)) => self.options.threads = n,
             Ok(Change::MultiPv(n)) => self.options.multipv = n,
             Ok(Change::Ponder(on)) => self.options.ponder = on,
+            Ok(Change::SyzygyPath(path)) => self.load_tables(&path),
+            Ok(Change::SyzygyProbeDepth(d)) => self.options.syzygy_probe_depth = d,
+            Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
                 self.game.mode = if on {
@@ -183,6 +190,20 @@ impl Engine {
             }
             Err(e) => self.out.info_string(&format!("error: {e}")),
         }
+    }
+
+    /// Replaces the tables with those in `path` (none when it is empty), saying what was found.
+    fn load_tables(&mut self, path: &str) {
+        self.tables = None;
+        if path.is_empty() {
+            self.out.info_string("Syzygy tables unloaded");
+            return;
+        }
+        let (tables, messages) = Tables::load(path);
+        for m in messages {
+            self.out.info_string(&m);
+        }
+        self.tables = tables.map(Arc::new);
     }
 
     /// The old table is freed before the new one is made, so both never need memory at
@@ -259,10 +280,21 @@ impl Engine {
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
         let heuristics = Arc::clone(&self.heuristics);
+        let tables = self.tables.clone();
+        let (probe_depth, probe_limit) = (
+            self.options.syzygy_probe_depth,
+            self.options.syzygy_probe_limit,
+        );
         let started = self.spawn_worker(move || {
             let mut heuristics = lock(&heuristics);
+            let tb = tables.as_deref().map(|tables| Probe {
+                tables,
+                depth: probe_depth,
+                limit: probe_limit.min(tables.max_pieces),
+            });
             let setup = SearchSetup {
                 tt: &tt,
+                tb,
                 heuristics: &mut heuristics,
                 overhead,
                 threads,
@@ -286,6 +318,7 @@ fn lock(h: &Mutex<Heuristics>) -> std::sync::MutexGuard<'_, Heuristics> {
 /// What a search runs with besides the position and limits.
 pub struct SearchSetup<'a> {
     pub tt: &'a TranspositionTable,
+    pub tb: Option<Probe<'a>>,
     pub heuristics: &'a mut Heuristics,
     pub overhead: i64,
     pub threads: usize,
@@ -310,11 +343,19 @@ pub fn search_and_report(
 ) {
     let clock = Clock::new(limits, game.pos.turn().is_white(), setup.overhead, token);
     let mode = game.mode;
-    let (tt, threads, heuristics) = (setup.tt, setup.threads, setup.heuristics);
+    let (tt, tb, threads) = (setup.tt, setup.tb, setup.threads);
+    let heuristics = setup.heuristics;
     let result = catch_unwind(AssertUnwindSafe(|| {
-        driver::search_threads(game, limits, tt, &clock, threads, heuristics, &mut |it| {
-            out.line(&info_line(it, mode))
-        })
+        driver::search_threads(
+            game,
+            limits,
+            tt,
+            tb,
+            &clock,
+            threads,
+            heuristics,
+            &mut |it| out.line(&info_line(it, mode)),
+        )
     }));
     // `go infinite` and unanswered `go ponder` hold the answer until `stop` or `ponderhit`.
     while clock.must_wait_for_bestmove() {

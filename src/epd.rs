@@ -110,6 +110,7 @@ pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, Strin
         &r.game,
         limits,
         &tt,
+        None,
         &clock,
         setup.threads,
         &mut Heuristics::default(),

@@ -12,5 +12,6 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod syzygy;
 pub mod tune;
 pub mod uci;

@@ -1,7 +1,7 @@
 //! The `ferrum` command line: with no argument it speaks UCI on stdin/stdout; `bench`,
 //! `perft` and `epd` run the engine's own instruments.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -24,6 +24,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum datagen --convert TEXT --out FILE   pack `FEN;result` lines (no scores)
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
+       ferrum tb [FEN] [--path DIRS]  WDL and DTZ from Syzygy tables (FENs from stdin without FEN)
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
+        Some("tb" | "probe") => tb_command(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
@@ -129,6 +131,54 @@ fn eval_command(args: &[String]) -> Result<(), String> {
     };
     for line in ferrum::eval::report(&game.pos) {
         println!("{line}");
+    }
+    Ok(())
+}
+
+const TB_USAGE: &str = "usage: ferrum tb [FEN] [--path DIRS]
+Prints 'wdl <n> dtz <n>' for a position from the Syzygy tables in DIRS (separated by ':';
+default: the SYZYGY_PATH environment variable). WDL is -2 (loss) .. 2 (win) for the side to
+move, taking the position as reached by a capture or pawn move; DTZ counts plies to the next
+capture, pawn move or mate (negative when losing). Without FEN, reads one FEN a line from
+stdin and answers each with that line or 'error <reason>'.";
+
+fn tb_command(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{TB_USAGE}");
+        return Ok(());
+    }
+    let flags = Flags::parse(args, &["--path"], &[])?;
+    let path = match flags.value("--path") {
+        Some(p) => p.to_string(),
+        None => std::env::var("SYZYGY_PATH")
+            .map_err(|_| "tb: give --path DIRS or set SYZYGY_PATH".to_string())?,
+    };
+    let (tables, messages) = ferrum::syzygy::Tables::load(&path);
+    for m in messages.iter().filter(|m| m.starts_with("error")) {
+        eprintln!("tb: {m}");
+    }
+    let tables = tables.ok_or(format!("tb: no Syzygy tables found in '{path}'"))?;
+    let answer = |fen: &str| -> Result<String, String> {
+        let game = Game::from_fen(fen, false)?;
+        let not_in = || format!("position not in the tables: '{}'", fen.trim());
+        let wdl = tables.probe_wdl(&game.pos).ok_or_else(not_in)?;
+        let dtz = tables.probe_dtz(&game.pos).ok_or_else(not_in)?;
+        Ok(format!("wdl {} dtz {dtz}", wdl as i32))
+    };
+    if !flags.positional.is_empty() {
+        return answer(&flags.positional.join(" ")).map(|line| println!("{line}"));
+    }
+    let mut out = std::io::stdout().lock();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| format!("tb: cannot read stdin: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = answer(&line).unwrap_or_else(|e| {
+            eprintln!("tb: {e}");
+            format!("error {e}")
+        });
+        writeln!(out, "{reply}").map_err(|e| format!("tb: cannot write: {e}"))?;
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::time::{Clock, Limits};
 use super::tt::TranspositionTable;
 use crate::position::{Game, zobrist};
+use crate::syzygy::Probe;
 
 /// What one iteration found, as the protocol layer reports it.
 #[derive(Clone, Debug)]
@@ -24,6 +25,8 @@ pub struct Iteration {
     pub nodes: u64,
     pub elapsed_ms: u64,
     pub hashfull: u32,
+    /// Tablebase probes so far, when tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 
@@ -114,15 +117,23 @@ pub fn search(
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
-    main_search(
+    let mut heuristics = Heuristics::default();
+    let context = Context {
         game,
         limits,
         tt,
-        clock,
-        None,
-        &mut Heuristics::default(),
-        report,
-    )
+        tb: None,
+    };
+    main_search(&context, clock, None, &mut heuristics, report)
+}
+
+/// What every thread of one search shares: the root, the limits and the tables.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    game: &'a Game,
+    limits: &'a Limits,
+    tt: &'a TranspositionTable,
+    tb: Option<Probe<'a>>,
 }
 
 /// Stack for search threads: recursion to the maximum ply copies a position per ply.
@@ -134,18 +145,34 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// are summed over all threads. The main thread orders quiet moves by `heuristics`, the
 /// history of the game so far, and leaves in it what this search learnt; helpers start with
 /// empty heuristics each time.
+///
+/// With tablebases, a root in the tables is searched over the moves that keep its best
+/// result (see `syzygy::Tables::root_moves`), and positions below it are probed.
+#[allow(clippy::too_many_arguments)]
 pub fn search_threads(
     game: &Game,
     limits: &Limits,
     tt: &TranspositionTable,
+    tb: Option<Probe>,
     clock: &Clock,
     threads: usize,
     heuristics: &mut Heuristics,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
+    let restricted = tb.and_then(|tb| {
+        tb.tables.reset_hits();
+        tablebase_root_moves(game, limits, tb)
+    });
+    let limits = restricted.as_ref().unwrap_or(limits);
+    let context = Context {
+        game,
+        limits,
+        tt,
+        tb,
+    };
     if threads <= 1 {
-        return main_search(game, limits, tt, clock, None, heuristics, report);
+        return main_search(&context, clock, None, heuristics, report);
     }
     let shared = AtomicU64::new(0);
     let abort = Arc::new(AtomicBool::new(false));
@@ -158,13 +185,13 @@ pub fn search_threads(
                 .name(format!("helper {id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    helper_search(game, limits, tt, &helper_clock, shared, id)
+                    helper_search(&context, &helper_clock, shared, id)
                 });
             if let Err(e) = spawned {
                 log::warn!("helper thread {id} not started: {e}");
             }
         }
-        let result = main_search(game, limits, tt, clock, Some(&shared), heuristics, report);
+        let result = main_search(&context, clock, Some(&shared), heuristics, report);
         abort.store(true, Ordering::Relaxed);
         result
     })
@@ -172,15 +199,10 @@ pub fn search_threads(
 
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
 /// thread is done.
-fn helper_search(
-    game: &Game,
-    limits: &Limits,
-    tt: &TranspositionTable,
-    clock: &Clock,
-    shared: &AtomicU64,
-    id: usize,
-) {
-    let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+fn helper_search(context: &Context, clock: &Clock, shared: &AtomicU64, id: usize) {
+    let (game, limits) = (context.game, context.limits);
+    let mut searcher = Searcher::new(context.tt, clock, game.repetition_keys());
+    searcher.tb = context.tb;
     searcher.share_nodes(shared);
     searcher.root_moves = limits
         .searchmoves
@@ -195,17 +217,36 @@ fn helper_search(
     }
 }
 
+/// The limits with `searchmoves` narrowed to the moves the tables keep, when the root is in
+/// the tables; None otherwise.
+fn tablebase_root_moves(game: &Game, limits: &Limits, tb: Probe) -> Option<Limits> {
+    let root = &game.pos;
+    if root.board().occupied().count() > tb.limit {
+        return None;
+    }
+    let allowed: Vec<Move> = root
+        .legal_moves()
+        .into_iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(&game.uci(*m)))
+        .collect();
+    let kept = tb.tables.root_moves(root, &allowed)?;
+    Some(Limits {
+        searchmoves: kept.iter().map(|m| game.uci(*m)).collect(),
+        ..limits.clone()
+    })
+}
+
 fn main_search(
-    game: &Game,
-    limits: &Limits,
-    tt: &TranspositionTable,
+    context: &Context,
     clock: &Clock,
     shared: Option<&AtomicU64>,
     heuristics: &mut Heuristics,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
+    let (game, limits, tt) = (context.game, context.limits, context.tt);
     let root = &game.pos;
     let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+    searcher.tb = context.tb;
     searcher.heuristics = std::mem::take(heuristics);
     searcher.heuristics.new_search();
     if let Some(counter) = shared {
@@ -245,6 +286,7 @@ fn main_search(
         nodes: 0,
         elapsed_ms: 0,
         hashfull: 0,
+        tbhits: None,
         pv: best.into_iter().collect(),
     };
     let mut pv: Vec<Move> = Vec::new();
@@ -292,6 +334,7 @@ fn main_search(
                         nodes: searcher.total_nodes(),
                         elapsed_ms: clock.elapsed().as_millis() as u64,
                         hashfull: tt.hashfull(),
+                        tbhits: context.tb.map(|tb| tb.tables.hits()),
                         pv: line.clone(),
                     };
                     report(&it);
@@ -340,6 +383,7 @@ fn main_search(
     last.nodes = searcher.total_nodes();
     last.elapsed_ms = clock.elapsed().as_millis() as u64;
     last.hashfull = tt.hashfull();
+    last.tbhits = context.tb.map(|tb| tb.tables.hits());
     if last.pv.is_empty() {
         last.pv = best.into_iter().collect();
     }

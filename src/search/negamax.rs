@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Heuristics, Picker, QuietOrder, is_good_tactical, is_tactical};
-use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in};
+use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
 use crate::position::{child_zobrist, is_repetition_draw, zobrist};
+use crate::syzygy::Probe;
+use shakmaty_syzygy::Wdl;
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
@@ -128,6 +130,8 @@ pub struct Searcher<'a> {
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
     pub root_hint: Option<Move>,
+    /// Syzygy tables to probe below the root, when loaded.
+    pub tb: Option<Probe<'a>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -154,6 +158,7 @@ impl<'a> Searcher<'a> {
             null_floor: 0,
             heuristics: Heuristics::default(),
             root_hint: None,
+            tb: None,
         }
     }
 
@@ -313,6 +318,48 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // A position just reached by a capture or pawn move, with few enough pieces, is
+        // scored by the tablebases: a win or loss as a bound just inside the mate range, a
+        // draw exactly. Where the bound does not decide the node, the search goes on within
+        // it.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
+        let alpha_orig = alpha;
+        if ply > 0
+            && let Some(tb) = self.tb
+            && depth >= tb.depth
+            && pos.halfmoves() == 0
+            && !pos.castles().any()
+            && pos.board().occupied().count() <= tb.limit
+            && let Some(wdl) = tb.tables.probe_wdl(pos)
+        {
+            let (score, bound) = match wdl {
+                Wdl::Win => (tb_win_in(ply), Bound::Lower),
+                Wdl::Loss => (-tb_win_in(ply), Bound::Upper),
+                Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => (DRAW, Bound::Exact),
+            };
+            let decides = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if decides {
+                if self.use_tt {
+                    let eval = if in_check { -INFINITY } else { evaluate(pos) };
+                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.tt
+                        .store(key, tt_move, score, eval, stored_depth, bound, ply);
+                }
+                return score;
+            }
+            match bound {
+                Bound::Lower => {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                }
+                _ => tb_ceiling = score,
+            }
+        }
+
         // The table keeps the static evaluation too, which saves computing it again.
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
@@ -364,8 +411,7 @@ impl<'a> Searcher<'a> {
             return if in_check { mated_in(ply) } else { DRAW };
         }
 
-        let alpha_orig = alpha;
-        let mut best = -INFINITY;
+        let mut best = tb_floor;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
         let previous = self.played[ply];
@@ -457,6 +503,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        let best = best.min(tb_ceiling);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {

@@ -10,6 +10,18 @@ pub const INFINITY: i32 = MATE + 1;
 /// Scores at or beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win `ply` plies from the root scores `TB_WIN - ply`: below every mate, above
+/// every evaluation, so a real mate still outranks it.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this are tablebase wins or mates.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// What UCI shows for a tablebase win at the root, in centipawns (less its distance).
+const TB_WIN_CP: i32 = 20_000;
+
+/// Score of a tablebase win found `ply` plies from the root.
+pub const fn tb_win_in(ply: usize) -> i32 {
+    TB_WIN - ply as i32
+}
 
 /// Score of the side to move being checkmated `ply` plies from the root.
 pub const fn mated_in(ply: usize) -> i32 {
@@ -20,12 +32,12 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
-/// Root-relative mate scores become node-relative before they are stored, so a transposition
-/// reached at another ply still reads the right distance.
+/// Root-relative mate (and tablebase win) scores become node-relative before they are
+/// stored, so a transposition reached at another ply still reads the right distance.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -33,9 +45,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -54,6 +66,10 @@ pub fn to_uci(score: i32) -> UciScore {
         UciScore::Mate((MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         UciScore::Mate(-(MATE + score) / 2)
+    } else if score >= TB_WIN_BOUND {
+        UciScore::Cp(TB_WIN_CP - (TB_WIN - score))
+    } else if score <= -TB_WIN_BOUND {
+        UciScore::Cp(-TB_WIN_CP + (TB_WIN + score))
     } else {
         UciScore::Cp(score)
     }
@@ -73,6 +89,8 @@ mod tests {
         assert_eq!(to_uci(mated_in(4)), UciScore::Mate(-2));
         assert_eq!(to_uci(37), UciScore::Cp(37));
         assert_eq!(to_uci(-37), UciScore::Cp(-37));
+        assert_eq!(to_uci(tb_win_in(5)), UciScore::Cp(19_995));
+        assert_eq!(to_uci(-tb_win_in(6)), UciScore::Cp(-19_994));
     }
 
     #[test]
@@ -83,6 +101,8 @@ mod tests {
                 MATE - 90,
                 mated_in(4),
                 mated_in(100),
+                tb_win_in(3),
+                -tb_win_in(40),
                 0,
                 250,
                 -250,
@@ -93,5 +113,9 @@ mod tests {
         // A mate stored at ply 10 and read at ply 2 is 8 plies nearer the root.
         assert_eq!(score_from_tt(score_to_tt(MATE - 15, 10), 2), MATE - 7);
         assert_eq!(score_from_tt(score_to_tt(mated_in(14), 10), 2), mated_in(6));
+        assert_eq!(
+            score_from_tt(score_to_tt(tb_win_in(10), 10), 2),
+            tb_win_in(2)
+        );
     }
 }

@@ -8,6 +8,11 @@ pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5000;
 pub const THREADS_MAX: usize = 256;
 pub const MULTIPV_MAX: usize = 256;
+/// Tablebase probing: least remaining depth, and most pieces (7, the largest Syzygy tables,
+/// by default: in effect the largest tables loaded).
+pub const SYZYGY_PROBE_DEPTH_DEFAULT: i32 = 1;
+pub const SYZYGY_PROBE_DEPTH_MAX: i32 = 100;
+pub const SYZYGY_PROBE_LIMIT_MAX: usize = 7;
 
 /// The settings a `go` reads; the table itself lives in the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +23,8 @@ pub struct Options {
     pub chess960: bool,
     pub threads: usize,
     pub multipv: usize,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for Options {
@@ -29,6 +36,8 @@ impl Default for Options {
             chess960: false,
             threads: 1,
             multipv: 1,
+            syzygy_probe_depth: SYZYGY_PROBE_DEPTH_DEFAULT,
+            syzygy_probe_limit: SYZYGY_PROBE_LIMIT_MAX,
         }
     }
 }
@@ -43,6 +52,10 @@ pub enum Change {
     Chess960(bool),
     Threads(usize),
     MultiPv(usize),
+    /// Directories of tables; empty unloads them.
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    SyzygyProbeLimit(usize),
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -72,6 +85,22 @@ pub fn option_lines() -> Vec<String> {
         ),
         check("Ponder"),
         check("UCI_Chess960"),
+        UciOptionConfig::String {
+            name: "SyzygyPath".to_string(),
+            default: Some("<empty>".to_string()),
+        },
+        spin(
+            "SyzygyProbeDepth",
+            SYZYGY_PROBE_DEPTH_DEFAULT as i64,
+            1,
+            SYZYGY_PROBE_DEPTH_MAX as i64,
+        ),
+        spin(
+            "SyzygyProbeLimit",
+            SYZYGY_PROBE_LIMIT_MAX as i64,
+            0,
+            SYZYGY_PROBE_LIMIT_MAX as i64,
+        ),
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).serialize())
@@ -121,6 +150,22 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
         }
         "ponder" => check_value("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
+        "syzygypath" => {
+            let path = value.map(str::trim).unwrap_or("");
+            Ok(Change::SyzygyPath(if path == "<empty>" {
+                String::new()
+            } else {
+                path.to_string()
+            }))
+        }
+        "syzygyprobedepth" => {
+            spin_value("SyzygyProbeDepth", value, 1, SYZYGY_PROBE_DEPTH_MAX as i64)
+                .map(|v| Change::SyzygyProbeDepth(v as i32))
+        }
+        "syzygyprobelimit" => {
+            spin_value("SyzygyProbeLimit", value, 0, SYZYGY_PROBE_LIMIT_MAX as i64)
+                .map(|v| Change::SyzygyProbeLimit(v as usize))
+        }
         _ => Err(format!("unknown option '{name}'")),
     }
 }
@@ -137,6 +182,12 @@ mod tests {
         );
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+        assert!(lines.contains(&"option name SyzygyPath type string default <empty>".to_string()));
+        assert!(
+            lines.contains(
+                &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
+            )
+        );
     }
 
     #[test]
@@ -159,6 +210,20 @@ mod tests {
                 .unwrap_err()
                 .contains("'maybe'")
         );
+        assert_eq!(
+            parse("SyzygyPath", Some(" /tb/a:/tb/b ")),
+            Ok(Change::SyzygyPath("/tb/a:/tb/b".to_string()))
+        );
+        assert_eq!(
+            parse("SyzygyPath", Some("<empty>")),
+            Ok(Change::SyzygyPath(String::new()))
+        );
+        assert_eq!(
+            parse("SyzygyProbeLimit", Some("3")),
+            Ok(Change::SyzygyProbeLimit(3))
+        );
+        assert!(parse("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(parse("SyzygyProbeDepth", Some("0")).is_err());
         assert!(
             parse("Contempt", Some("1"))
                 .unwrap_err()

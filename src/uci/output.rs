@@ -70,7 +70,7 @@ fn vampirc_move(m: UciMove) -> Option<vampirc_uci::UciMove> {
     Some(out)
 }
 
-/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`.
+/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time [tbhits ..] pv ..`.
 pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
     let (cp, mate) = match to_uci(it.score) {
         UciScore::Cp(c) => (Some(c), None),
@@ -82,7 +82,7 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         .iter()
         .filter_map(|m| vampirc_move(m.to_uci(mode)))
         .collect();
-    UciMessage::Info(vec![
+    let mut attributes = vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
         UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
         UciInfoAttribute::MultiPv(it.multipv.clamp(1, 256) as u16),
@@ -96,9 +96,12 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
         UciInfoAttribute::Time(Duration::milliseconds(it.elapsed_ms as i64)),
-        UciInfoAttribute::Pv(pv),
-    ])
-    .serialize()
+    ];
+    if let Some(hits) = it.tbhits {
+        attributes.push(UciInfoAttribute::TbHits(hits));
+    }
+    attributes.push(UciInfoAttribute::Pv(pv));
+    UciMessage::Info(attributes).serialize()
 }
 
 /// `bestmove e2e4 ponder e7e5`, or `bestmove 0000` when there is no legal move (which
@@ -131,6 +134,7 @@ mod tests {
             nodes: 5000,
             elapsed_ms: 250,
             hashfull: 12,
+            tbhits: None,
             pv: vec![m],
         };
         let line = info_line(&it, CastlingMode::Standard);
