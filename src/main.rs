@@ -23,6 +23,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum datagen --stats FILE     summarise a packed data file
        ferrum datagen --convert TEXT --out FILE   pack `FEN;result` lines (no scores)
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
+       ferrum train --data FILE[,FILE..] --out DIR [--hidden H] [--activation crelu|screlu] [--epochs E] [--batch B] [--lr R] [--wdl W] [--hold-out F] [--threads T] [--seed S] [--resume]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum tb [FEN] [--path DIRS]  WDL and DTZ from Syzygy tables (FENs from stdin without FEN)
        ferrum --version";
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Some("tune") => tune_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
         Some("tb" | "probe") => tb_command(&args[1..]),
+        Some("train") => train_command(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
@@ -132,6 +134,124 @@ fn eval_command(args: &[String]) -> Result<(), String> {
     for line in ferrum::eval::report(&game.pos) {
         println!("{line}");
     }
+    Ok(())
+}
+
+fn train_command(args: &[String]) -> Result<(), String> {
+    use ferrum::train::{self, Adam, Outputs, Params, Sample, Settings};
+    let flags = Flags::parse(
+        args,
+        &[
+            "--data",
+            "--out",
+            "--hidden",
+            "--activation",
+            "--epochs",
+            "--batch",
+            "--lr",
+            "--wdl",
+            "--hold-out",
+            "--threads",
+            "--seed",
+        ],
+        &["--resume"],
+    )?;
+    let data = flags
+        .value("--data")
+        .ok_or("train: --data FILE[,FILE..] is required")?;
+    let dir = flags.value("--out").ok_or("train: --out DIR is required")?;
+    let settings = Settings {
+        hidden: flags.number("--hidden")?.unwrap_or(64),
+        activation: ferrum::nnue::Activation::parse(
+            flags.value("--activation").unwrap_or("screlu"),
+        )?,
+        epochs: flags.number("--epochs")?.unwrap_or(20),
+        batch: flags.number("--batch")?.unwrap_or(16384),
+        lr: flags.number("--lr")?.unwrap_or(0.001),
+        wdl: flags.number("--wdl")?.unwrap_or(0.3),
+        hold_out: flags.number("--hold-out")?.unwrap_or(0.05),
+        threads: flags.number("--threads")?.unwrap_or(2),
+        seed: flags.number("--seed")?.unwrap_or(1),
+    };
+    if !(1..=4096).contains(&settings.hidden)
+        || settings.batch == 0
+        || !(0.0..=1.0).contains(&settings.wdl)
+        || !(0.0..1.0).contains(&settings.hold_out)
+        || !settings.lr.is_finite()
+        || settings.lr <= 0.0
+    {
+        return Err(
+            "train: bad settings (hidden 1..4096, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
+                .to_string(),
+        );
+    }
+    let mut samples = Vec::new();
+    for path in data.split(',') {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+        let (records, warning) = ferrum::packed::read_records(std::io::BufReader::new(file))?;
+        if let Some(w) = warning {
+            eprintln!("train: warning: {path}: {w}");
+        }
+        let before = samples.len();
+        samples.extend(
+            records
+                .iter()
+                .filter_map(|r| Sample::from_record(r, settings.wdl)),
+        );
+        let bad = records.len() - (samples.len() - before);
+        if bad > 0 {
+            eprintln!("train: warning: {path}: {bad} unreadable records skipped");
+        }
+    }
+    let split = samples.len() - (samples.len() as f64 * settings.hold_out) as usize;
+    let valid = samples.split_off(split);
+    if samples.is_empty() {
+        return Err(format!("train: no training positions in '{data}'"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    let outputs = Outputs {
+        dir: std::path::PathBuf::from(dir),
+    };
+    let (params, adam, epoch, curve) = if flags.has("--resume") {
+        let (p, a, e, c) = train::read_checkpoint(&outputs.checkpoint())?;
+        if p.hidden != settings.hidden || p.activation != settings.activation {
+            return Err("train: the checkpoint's hidden size or activation differs".to_string());
+        }
+        eprintln!("train: resuming after epoch {e}");
+        (p, a, e, c)
+    } else {
+        let p = Params::random(settings.hidden, settings.activation, settings.seed);
+        let n = p.v.len();
+        (p, Adam::new(n), 0, Vec::new())
+    };
+    eprintln!(
+        "train: {} positions for training, {} held out; {}x2 {}, {} epochs, batch {}, lr {}, wdl {}",
+        samples.len(),
+        valid.len(),
+        settings.hidden,
+        settings.activation.name(),
+        settings.epochs,
+        settings.batch,
+        settings.lr,
+        settings.wdl
+    );
+    train::train(
+        &mut samples,
+        &valid,
+        &settings,
+        params,
+        adam,
+        epoch,
+        curve,
+        &outputs,
+        &mut |line| eprintln!("{line}"),
+    )?;
+    println!(
+        "net written to {}, loss curve to {}, checkpoint to {}",
+        outputs.net().display(),
+        outputs.curve().display(),
+        outputs.checkpoint().display()
+    );
     Ok(())
 }
 

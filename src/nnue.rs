@@ -1,0 +1,267 @@
+//! The NNUE network: its inputs (768 per side: colour x piece x square, from that side's
+//! view), the quantised file format `ferrum train` writes, and inference by full refresh.
+//!
+//! Layout: 768 -> H (one weight matrix shared by both perspectives) -> the side to move's H
+//! and the other side's H, concatenated -> 1. Activation CReLU (clamp to [0, 1]) or SCReLU
+//! (its square). Quantised with QA = 255 for the first layer and QB = 64 for the output.
+//!
+//! File (little-endian): the 24-byte header below, then w1 (768 x H i16, a row per input),
+//! b1 (H i16), w2 (2H i16, the side to move's half first), b2 (i32).
+//! ```text
+//!  0..4   b"FRNN"      4..6  format version (1)   6  activation (0 CReLU, 1 SCReLU)
+//!  7      reserved     8..10 H                    10..12 output scale (centipawns)
+//! 12..14  QA           14..16 QB                  16..24 hash of the training settings
+//! ```
+
+use shakmaty::{Chess, Color, Piece, Position, Square};
+
+pub const INPUTS: usize = 768;
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// The network's output times this is centipawns.
+pub const SCALE: i32 = 400;
+const MAGIC: &[u8; 4] = b"FRNN";
+const VERSION: u16 = 1;
+const HEADER_BYTES: usize = 24;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    CReLU,
+    SCReLU,
+}
+
+impl Activation {
+    pub fn parse(name: &str) -> Result<Activation, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "crelu" => Ok(Activation::CReLU),
+            "screlu" => Ok(Activation::SCReLU),
+            _ => Err(format!("unknown activation '{name}' (crelu or screlu)")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::CReLU => "crelu",
+            Activation::SCReLU => "screlu",
+        }
+    }
+
+    /// The activation of a float pre-activation.
+    pub fn apply(self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self {
+            Activation::CReLU => c,
+            Activation::SCReLU => c * c,
+        }
+    }
+
+    /// Its derivative (0 where clamped).
+    pub fn slope(self, x: f32) -> f32 {
+        if x <= 0.0 || x >= 1.0 {
+            0.0
+        } else {
+            match self {
+                Activation::CReLU => 1.0,
+                Activation::SCReLU => 2.0 * x,
+            }
+        }
+    }
+}
+
+/// The input index of `piece` on `sq` seen from `perspective`: its own pieces first, and
+/// Black's view flipped so that its first rank is rank 1.
+pub fn feature(perspective: Color, sq: Square, piece: Piece) -> usize {
+    let theirs = usize::from(piece.color != perspective);
+    let sq = if perspective.is_white() {
+        sq as usize
+    } else {
+        sq as usize ^ 56
+    };
+    theirs * 384 + (piece.role as usize - 1) * 64 + sq
+}
+
+/// White's index of a piece turned into Black's.
+pub fn flip_feature(white: usize) -> usize {
+    let (theirs, rest) = (white / 384, white % 384);
+    (1 - theirs) * 384 + (rest / 64) * 64 + ((rest % 64) ^ 56)
+}
+
+/// A quantised network, as read from a net file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub settings_hash: u64,
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    pub w2: Vec<i16>,
+    pub b2: i32,
+}
+
+fn take<const N: usize>(bytes: &[u8], at: &mut usize) -> Result<[u8; N], String> {
+    let slice = bytes
+        .get(*at..*at + N)
+        .ok_or_else(|| format!("net file too short at byte {at}"))?;
+    *at += N;
+    let mut out = [0u8; N];
+    out.copy_from_slice(slice);
+    Ok(out)
+}
+
+fn take_i16s(bytes: &[u8], at: &mut usize, n: usize) -> Result<Vec<i16>, String> {
+    (0..n)
+        .map(|_| take::<2>(bytes, at).map(i16::from_le_bytes))
+        .collect()
+}
+
+impl Network {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let mut at = 0;
+        if &take::<4>(bytes, &mut at)? != MAGIC {
+            return Err("not a Ferrum net file (bad magic)".to_string());
+        }
+        let version = u16::from_le_bytes(take(bytes, &mut at)?);
+        if version != VERSION {
+            return Err(format!("net format version {version}, expected {VERSION}"));
+        }
+        let activation = match take::<1>(bytes, &mut at)?[0] {
+            0 => Activation::CReLU,
+            1 => Activation::SCReLU,
+            a => return Err(format!("unknown activation code {a}")),
+        };
+        at += 1;
+        let hidden = usize::from(u16::from_le_bytes(take(bytes, &mut at)?));
+        let scale = i32::from(u16::from_le_bytes(take(bytes, &mut at)?));
+        let qa = i32::from(u16::from_le_bytes(take(bytes, &mut at)?));
+        let qb = i32::from(u16::from_le_bytes(take(bytes, &mut at)?));
+        if (scale, qa, qb) != (SCALE, QA, QB) || hidden == 0 {
+            return Err(format!(
+                "unsupported net: hidden {hidden}, scale {scale}, QA {qa}, QB {qb}"
+            ));
+        }
+        let settings_hash = u64::from_le_bytes(take(bytes, &mut at)?);
+        let expected = HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4;
+        if bytes.len() != expected {
+            return Err(format!(
+                "net file is {} bytes, expected {expected} for hidden size {hidden}",
+                bytes.len()
+            ));
+        }
+        let w1 = take_i16s(bytes, &mut at, INPUTS * hidden)?;
+        let b1 = take_i16s(bytes, &mut at, hidden)?;
+        let w2 = take_i16s(bytes, &mut at, 2 * hidden)?;
+        let b2 = i32::from_le_bytes(take(bytes, &mut at)?);
+        Ok(Network {
+            hidden,
+            activation,
+            settings_hash,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + 2 * (self.w1.len() + 3 * self.hidden) + 4);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(match self.activation {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        });
+        out.push(0);
+        for v in [self.hidden as i32, SCALE, QA, QB] {
+            out.extend_from_slice(&(v as u16).to_le_bytes());
+        }
+        out.extend_from_slice(&self.settings_hash.to_le_bytes());
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// The first layer's sums for `perspective`, from scratch.
+    pub fn refresh(&self, pos: &Chess, perspective: Color) -> Vec<i32> {
+        let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
+        for (sq, piece) in pos.board().iter() {
+            let row = feature(perspective, sq, piece) * self.hidden;
+            for (a, &w) in acc.iter_mut().zip(&self.w1[row..row + self.hidden]) {
+                *a += i32::from(w);
+            }
+        }
+        acc
+    }
+
+    /// The output layer over the two perspectives' sums, in centipawns.
+    pub fn output(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+        let (w_ours, w_theirs) = self.w2.split_at(self.hidden);
+        let mut sum: i64 = 0;
+        for (acc, weights) in [(ours, w_ours), (theirs, w_theirs)] {
+            for (&a, &w) in acc.iter().zip(weights) {
+                let c = i64::from(a.clamp(0, QA));
+                sum += match self.activation {
+                    Activation::CReLU => c * i64::from(w),
+                    Activation::SCReLU => c * c * i64::from(w),
+                };
+            }
+        }
+        // SCReLU's square carries one QA too many.
+        if self.activation == Activation::SCReLU {
+            sum /= i64::from(QA);
+        }
+        let out = sum + i64::from(self.b2);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` from the side to move, in centipawns.
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        let us = pos.turn();
+        let ours = self.refresh(pos, us);
+        let theirs = self.refresh(pos, us.other());
+        self.output(&ours, &theirs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Role;
+
+    #[test]
+    fn features_mirror_between_the_two_sides() {
+        let p = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        assert_eq!(feature(Color::White, Square::G1, p), 64 + 6);
+        // White's knight on g1 is, for Black, an enemy knight on its own side's g8.
+        assert_eq!(feature(Color::Black, Square::G1, p), 384 + 64 + 62);
+        for f in 0..INPUTS {
+            assert_eq!(flip_feature(flip_feature(f)), f);
+        }
+        assert_eq!(flip_feature(64 + 6), 384 + 64 + 62);
+    }
+
+    #[test]
+    fn a_net_file_round_trips_and_bad_files_are_named() {
+        let hidden = 4;
+        let net = Network {
+            hidden,
+            activation: Activation::SCReLU,
+            settings_hash: 0xdead_beef,
+            w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            b1: vec![3, -4, 5, 6],
+            w2: vec![1, 2, 3, 4, -5, -6, -7, -8],
+            b2: -1234,
+        };
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        let e = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(e.contains("expected"), "{e}");
+        let e = Network::from_bytes(b"NOPE....").unwrap_err();
+        assert!(e.contains("magic"), "{e}");
+        assert!(Network::from_bytes(&[]).is_err());
+    }
+}
