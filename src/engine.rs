@@ -11,10 +11,11 @@ use shakmaty::{CastlingMode, EnPassantMode, Position, fen::Fen};
 use vampirc_uci::{Serializable, UciMessage};
 
 use crate::position::Game;
-use crate::search::driver::{self, SEARCH_STACK_BYTES};
+use crate::search::driver::{self, Iteration, SEARCH_STACK_BYTES, SearchResult};
 use crate::search::ordering::Heuristics;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
+use crate::strength::Strength;
 use crate::syzygy::{Probe, Tables};
 use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{Out, bestmove_line, info_line};
@@ -180,6 +181,8 @@ impl Engine {
             Ok(Change::SyzygyPath(path)) => self.load_tables(&path),
             Ok(Change::SyzygyProbeDepth(d)) => self.options.syzygy_probe_depth = d,
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
+            Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
+            Ok(Change::Elo(elo)) => self.options.elo = elo,
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
                 self.game.mode = if on {
@@ -274,7 +277,17 @@ impl Engine {
     fn start_search(&mut self, mut limits: Limits, token: StopToken) {
         limits.searchmoves = self.checked_searchmoves(&limits.searchmoves);
         limits.multipv = self.options.multipv;
-        let threads = self.options.threads;
+        let mut threads = self.options.threads;
+        // Weakened play: one thread, a node budget, and several root lines to choose from.
+        let strength = self
+            .options
+            .limit_strength
+            .then(|| Strength::new(self.options.elo));
+        if let Some(s) = strength {
+            limits.nodes = Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes())));
+            limits.multipv = s.lines();
+            threads = 1;
+        }
         let game = self.game.clone();
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
@@ -298,6 +311,7 @@ impl Engine {
                 heuristics: &mut heuristics,
                 overhead,
                 threads,
+                strength,
             };
             search_and_report(&game, &limits, setup, &out, token)
         });
@@ -322,6 +336,8 @@ pub struct SearchSetup<'a> {
     pub heuristics: &'a mut Heuristics,
     pub overhead: i64,
     pub threads: usize,
+    /// Play below full strength: choose among the root lines (see `strength.rs`).
+    pub strength: Option<Strength>,
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -330,6 +346,24 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// Replaces the result's move, score and line by one of the last iteration's lines, chosen
+/// as `strength` says; the seed makes the choice repeatable for a position.
+fn choose_weaker_line(r: &mut SearchResult, lines: &[Iteration], strength: Strength, seed: u64) {
+    let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+    let Some(chosen) = lines.get(strength.choose(&scores, seed)) else {
+        return;
+    };
+    let Some(&first) = chosen.pv.first() else {
+        return;
+    };
+    r.best = Some(first);
+    r.ponder = chosen.pv.get(1).copied();
+    r.last.depth = chosen.depth;
+    r.last.seldepth = chosen.seldepth;
+    r.last.score = chosen.score;
+    r.last.pv = chosen.pv.clone();
 }
 
 /// Runs one `go` to its `bestmove`. A panic in the search is reported and a legal move is
@@ -345,6 +379,9 @@ pub fn search_and_report(
     let mode = game.mode;
     let (tt, tb, threads) = (setup.tt, setup.tb, setup.threads);
     let heuristics = setup.heuristics;
+    // Under a strength limit only the first line of each iteration is shown while searching;
+    // the lines of the last iteration are kept to choose from.
+    let mut lines: Vec<Iteration> = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
         driver::search_threads(
             game,
@@ -354,7 +391,18 @@ pub fn search_and_report(
             &clock,
             threads,
             heuristics,
-            &mut |it| out.line(&info_line(it, mode)),
+            &mut |it| {
+                if setup.strength.is_some() {
+                    if it.multipv == 1 {
+                        lines.clear();
+                    }
+                    lines.push(it.clone());
+                    if it.multipv > 1 {
+                        return;
+                    }
+                }
+                out.line(&info_line(it, mode))
+            },
         )
     }));
     // `go infinite` and unanswered `go ponder` hold the answer until `stop` or `ponderhit`.
@@ -362,7 +410,10 @@ pub fn search_and_report(
         std::thread::sleep(Duration::from_millis(1));
     }
     match result {
-        Ok(r) => {
+        Ok(mut r) => {
+            if let Some(strength) = setup.strength {
+                choose_weaker_line(&mut r, &lines, strength, game.key());
+            }
             out.line(&info_line(&r.last, mode));
             out.line(&bestmove_line(r.best, r.ponder, mode));
         }

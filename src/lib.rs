@@ -13,6 +13,7 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod strength;
 pub mod syzygy;
 pub mod train;
 pub mod tune;

@@ -2,6 +2,8 @@
 
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
+use crate::strength;
+
 pub const HASH_DEFAULT_MB: usize = 16;
 pub const HASH_MAX_MB: usize = 65_536;
 pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
@@ -25,6 +27,8 @@ pub struct Options {
     pub multipv: usize,
     pub syzygy_probe_depth: i32,
     pub syzygy_probe_limit: usize,
+    pub limit_strength: bool,
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -38,6 +42,8 @@ impl Default for Options {
             multipv: 1,
             syzygy_probe_depth: SYZYGY_PROBE_DEPTH_DEFAULT,
             syzygy_probe_limit: SYZYGY_PROBE_LIMIT_MAX,
+            limit_strength: false,
+            elo: strength::ELO_DEFAULT,
         }
     }
 }
@@ -56,6 +62,8 @@ pub enum Change {
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
     SyzygyProbeLimit(usize),
+    LimitStrength(bool),
+    Elo(u32),
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -100,6 +108,13 @@ pub fn option_lines() -> Vec<String> {
             SYZYGY_PROBE_LIMIT_MAX as i64,
             0,
             SYZYGY_PROBE_LIMIT_MAX as i64,
+        ),
+        check("UCI_LimitStrength"),
+        spin(
+            "UCI_Elo",
+            i64::from(strength::ELO_DEFAULT),
+            i64::from(strength::ELO_MIN),
+            i64::from(strength::ELO_MAX),
         ),
     ]
     .into_iter()
@@ -150,6 +165,14 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
         }
         "ponder" => check_value("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
+        "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
+        "uci_elo" => spin_value(
+            "UCI_Elo",
+            value,
+            i64::from(strength::ELO_MIN),
+            i64::from(strength::ELO_MAX),
+        )
+        .map(|v| Change::Elo(v as u32)),
         "syzygypath" => {
             let path = value.map(str::trim).unwrap_or("");
             Ok(Change::SyzygyPath(if path == "<empty>" {
@@ -183,6 +206,11 @@ mod tests {
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
         assert!(lines.contains(&"option name SyzygyPath type string default <empty>".to_string()));
+        assert!(
+            lines.contains(
+                &"option name UCI_Elo type spin default 1800 min 1200 max 2300".to_string()
+            )
+        );
         assert!(
             lines.contains(
                 &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
@@ -224,6 +252,17 @@ mod tests {
         );
         assert!(parse("SyzygyProbeLimit", Some("8")).is_err());
         assert!(parse("SyzygyProbeDepth", Some("0")).is_err());
+        assert_eq!(parse("UCI_Elo", Some("1500")), Ok(Change::Elo(1500)));
+        assert!(
+            parse("UCI_Elo", Some("1199"))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(parse("UCI_Elo", Some("2601")).is_err());
+        assert_eq!(
+            parse("UCI_LimitStrength", Some("true")),
+            Ok(Change::LimitStrength(true))
+        );
         assert!(
             parse("Contempt", Some("1"))
                 .unwrap_err()
