@@ -257,41 +257,96 @@ fn being_mated_is_a_negative_mate_score() {
     assert_eq!(last_score(&lines), ("mate".to_string(), -1), "{lines:?}");
 }
 
+/// The engine's current position, as `d` reports it.
+fn current_fen(s: &mut Session) -> String {
+    s.send("d");
+    let lines = s.expect_prefix("info string fen ");
+    let fen = lines.last().unwrap()["info string fen ".len()..].to_string();
+    s.expect_prefix("info string key ");
+    fen
+}
+
 #[test]
 fn bad_lines_are_reported_and_the_engine_goes_on() {
-    let mut s = Session::start();
-    let bad: &[(&str, &str)] = &[
-        ("position fen not/a/fen w - - 0 1", "not/a/fen"),
-        ("position startpos moves e2e4 e7e9", "e7e9"),
-        ("position startpos moves e2e4 e2e4", "e2e4"),
-        ("position startpos moves e2e4 0000 e7e5", "e7e5"),
-        ("position fen", "fen"),
-        ("position sideways", "sideways"),
-        ("setoption name Contempt value 10", "Contempt"),
-        ("setoption name Hash value lots", "lots"),
-        ("setoption name Hash value 0", "Hash"),
-        ("setoption name Ponder value maybe", "maybe"),
-        ("go depth x", "'x'"),
-        ("go sideways 5 depth 1", "sideways"),
-        ("frobnicate", "frobnicate"),
+    const AFTER_D4: &str = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    const AFTER_E4_PASS: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+    // (line, what the error names, the position afterwards)
+    let bad: &[(&str, &str, &str)] = &[
+        ("position fen not/a/fen w - - 0 1", "not/a/fen", AFTER_D4),
+        // A bad move keeps the moves before it and ignores the rest.
+        (
+            "position startpos moves e2e4 e7e9 d7d5",
+            "'e7e9' at index 1",
+            AFTER_E4,
+        ),
+        ("position startpos moves d2d4", "", AFTER_D4),
+        (
+            "position startpos moves e2e4 e2e4",
+            "'e2e4' at index 1",
+            AFTER_E4,
+        ),
+        (
+            "position startpos moves e2e4 0000 e7e5",
+            "'e7e5' at index 2",
+            AFTER_E4_PASS,
+        ),
+        ("position startpos moves d2d4", "", AFTER_D4),
+        ("position fen", "fen", AFTER_D4),
+        ("position sideways", "sideways", AFTER_D4),
+        ("setoption name Contempt value 10", "Contempt", AFTER_D4),
+        ("setoption name Hash value lots", "lots", AFTER_D4),
+        ("setoption name Hash value 0", "Hash", AFTER_D4),
+        ("setoption name Ponder value maybe", "maybe", AFTER_D4),
+        ("go depth x", "'x'", AFTER_D4),
+        ("go sideways 5 depth 1", "sideways", AFTER_D4),
+        ("frobnicate", "frobnicate", AFTER_D4),
     ];
+    let mut s = Session::start();
     s.send("position startpos moves d2d4");
-    for (line, token) in bad {
+    for (line, token, fen) in bad {
         s.send(line);
-        let lines = s.read_until(|l| l.starts_with("info string"));
-        let msg = lines.last().unwrap();
-        assert!(msg.contains(token), "{line}: {msg}");
+        if !token.is_empty() {
+            let lines = s.read_until(|l| l.starts_with("info string"));
+            let msg = lines.last().unwrap();
+            assert!(msg.contains(token), "{line}: {msg}");
+        }
         if line.starts_with("go") {
             // The valid parts of a bad `go` still start a search.
             s.send("stop");
             s.bestmove();
         }
         s.is_ready();
+        assert_eq!(current_fen(&mut s), *fen, "after {line}");
     }
     // The last good position is still in force: after d2d4 it is Black's move.
     s.send("go depth 2");
     let (_, best) = s.bestmove();
     legal_bestmove(&after(&["d2d4"]), &best);
+}
+
+#[test]
+fn an_illegal_move_in_the_list_plays_on_from_the_moves_before_it() {
+    let mut s = Session::start();
+    // A finished game first: the bad list must not leave the engine there.
+    s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    s.send("position startpos moves e2e4 e7e5 e1e8 g1f3");
+    let lines = s.read_until(|l| l.starts_with("info string"));
+    let msg = lines.last().unwrap();
+    assert!(
+        msg.starts_with("info string error: illegal move 'e1e8' at index 2 of the move list"),
+        "{msg}"
+    );
+    s.send("go depth 5");
+    let (_, best) = s.bestmove();
+    legal_bestmove(&after(&["e2e4", "e7e5"]), &best);
+    // A broken FEN has no prefix to keep: the position before it stays.
+    s.send("position fen 8/8/8/8 w - - 0 1 moves e2e4");
+    s.read_until(|l| l.contains("position unchanged"));
+    assert_eq!(
+        current_fen(&mut s),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
 }
 
 #[test]
@@ -337,9 +392,47 @@ fn end_of_input_is_quit() {
     s.send("go infinite");
     s.expect_prefix("info depth 1");
     s.close_stdin();
-    // The search is stopped and answered, then the engine exits.
-    s.bestmove();
-    assert!(s.next_line(common::PATIENCE).is_none());
+    // The search is stopped and answered, then the engine exits: stdout closes and the
+    // process ends, both before the deadline.
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+    assert_eq!(s.read_to_end(), Vec::<String>::new());
+    assert!(s.wait_for_exit().success());
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once() {
+    for threads in [1, 2] {
+        let mut s = Session::start();
+        s.send(&format!("setoption name Threads value {threads}"));
+        s.send("position startpos moves e2e4");
+        s.send("go infinite");
+        s.expect_prefix("info depth 2");
+        // stdin stays open: only `quit` ends the engine.
+        s.send("quit");
+        let rest = s.read_to_end();
+        assert!(
+            rest.iter().filter(|l| l.starts_with("bestmove")).count() <= 1,
+            "{rest:?}"
+        );
+        assert!(s.wait_for_exit().success(), "threads {threads}");
+    }
+}
+
+#[test]
+fn a_ponder_move_is_named_and_legal_after_the_best_move() {
+    let mut s = Session::start();
+    for moves in [
+        &[][..],
+        &["e2e4"],
+        &["d2d4", "g8f6", "c2c4", "e7e6", "b1c3"],
+    ] {
+        s.send(&format!("position startpos moves {}", moves.join(" ")));
+        s.send("go depth 6");
+        let (_, best) = s.bestmove();
+        assert_eq!(best.split_whitespace().nth(2), Some("ponder"), "{best}");
+        legal_bestmove(&after(moves), &best);
+    }
 }
 
 #[test]
