@@ -5,6 +5,7 @@ use ferrum::position::Game;
 use ferrum::rng::Lcg;
 use ferrum::search::driver;
 use ferrum::search::negamax::Searcher;
+use ferrum::search::ordering::Heuristics;
 use ferrum::search::reference;
 use ferrum::search::score::{INFINITY, MATE};
 use ferrum::search::time::{Clock, Limits, StopToken};
@@ -190,10 +191,30 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
     game.apply_moves(&["g1f3", "d8d7", "f3g1", "d7d8"]).unwrap();
     // Ng1-f3 repeats a position only for the second time: still a queen down.
     assert!(search(&game, 1).last.score < -500);
-    // And the side a queen up does not fear a second occurrence either.
+    // And the side a queen up does not fear a second occurrence either: searched alone,
+    // Qd7-d8 (the start position again, for the second time) still scores a queen up.
     let mut ahead = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
     ahead.apply_moves(&["g1f3", "d8d7", "f3g1"]).unwrap();
-    assert!(search(&ahead, 3).last.score > 500);
+    let r = search_only(&ahead, 3, "d7d8");
+    assert_eq!(r.best.map(|m| ahead.uci(m)).as_deref(), Some("d7d8"));
+    assert!(r.last.score > 500, "{}", r.last.score);
+    // Once more round the loop, the same move makes it the third time: a draw.
+    ahead
+        .apply_moves(&["d7d8", "g1f3", "d8d7", "f3g1"])
+        .unwrap();
+    assert_eq!(search_only(&ahead, 3, "d7d8").last.score, 0);
+}
+
+/// A search of `game` to `depth` over the one root move `only`.
+fn search_only(game: &Game, depth: u32, only: &str) -> driver::SearchResult {
+    let tt = TranspositionTable::new(4).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(depth),
+        searchmoves: vec![only.to_string()],
+        ..Limits::default()
+    };
+    driver::search(game, &limits, &tt, &clock, &mut |_| {})
 }
 
 #[test]
@@ -230,4 +251,28 @@ fn mate_scores_count_plies_from_the_root_and_shorter_mates_win() {
     // The side to move is mated next move: a negative mate two plies away.
     let g = Game::from_fen("k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1", false).unwrap();
     assert_eq!(search(&g, 4).last.score, -MATE + 2);
+}
+
+#[test]
+fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
+    let game = Game::default();
+    let tt = TranspositionTable::new(16).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let mut heuristics = Heuristics::default();
+    let r = driver::search_threads(&game, &limits, &tt, &clock, 3, &mut heuristics, &mut |_| {});
+    assert_eq!(r.thread_nodes.len(), 3, "{:?}", r.thread_nodes);
+    // Every helper searched, and the reported count is every thread's nodes, no more, no less.
+    assert!(
+        r.thread_nodes.iter().all(|&n| n > 0),
+        "{:?}",
+        r.thread_nodes
+    );
+    assert_eq!(r.last.nodes, r.thread_nodes.iter().sum::<u64>());
+    // Alone, the count is the main thread's.
+    let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+    assert_eq!(r.thread_nodes, vec![r.last.nodes]);
 }

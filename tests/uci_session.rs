@@ -228,6 +228,13 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
         ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, ""),
         ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, ""),
         ("7k/8/8/8/8/8/8/R3R1K1 w - - 0 1", 2, ""),
+        // Mates in three (five plies), for White and for Black.
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, ""),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            3,
+            "",
+        ),
     ];
     let mut s = Session::start();
     for (fen, n, mv) in cases {
@@ -243,6 +250,36 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
         if !mv.is_empty() {
             assert_eq!(best.split_whitespace().nth(1), Some(mv), "{fen}");
         }
+    }
+}
+
+#[test]
+fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
+    let deepest = |lines: &[String]| {
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+            .max()
+            .unwrap()
+    };
+    let mut s = Session::start();
+    // The ladder mates in two, seen at depth 4: `go mate 3` (which may go to depth 7) stops
+    // there, before depth 6 where a plain search would stop for it.
+    s.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    s.send("go mate 3");
+    let (lines, best) = s.bestmove();
+    assert_eq!(last_score(&lines), ("mate".to_string(), 2), "{lines:?}");
+    assert_eq!(deepest(&lines), 4, "{lines:?}");
+    assert_eq!(best, "bestmove c6b6 ponder a8b8");
+    // Without a mate, a mate in n is looked for to 2n + 1 plies (it needs 2n - 1) and no
+    // further.
+    for n in [1, 2, 3] {
+        s.send("position startpos");
+        s.send(&format!("go mate {n}"));
+        let (lines, best) = s.bestmove();
+        assert_eq!(deepest(&lines), 2 * n + 1, "go mate {n}: {lines:?}");
+        legal_bestmove(&Chess::default(), &best);
     }
 }
 
@@ -290,6 +327,12 @@ fn bad_lines_are_reported_and_the_engine_goes_on() {
             "position startpos moves e2e4 0000 e7e5",
             "'e7e5' at index 2",
             AFTER_E4_PASS,
+        ),
+        // Passing is refused in check, by its own error.
+        (
+            "position startpos moves e2e4 f7f6 d1h5 0000 g7g6",
+            "null move '0000' while in check at index 3",
+            "rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
         ),
         ("position startpos moves d2d4", "", AFTER_D4),
         ("position fen", "fen", AFTER_D4),
@@ -435,17 +478,71 @@ fn a_ponder_move_is_named_and_legal_after_the_best_move() {
     }
 }
 
+/// The `hashfull` of the last info line among `lines`.
+fn reported_hashfull(lines: &[String]) -> u32 {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" hashfull "))
+        .unwrap();
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "hashfull").unwrap();
+    t[i + 1].parse().unwrap()
+}
+
+/// Node count of `go depth 10` from the start position after `setup` lines, in a new engine
+/// that first searched the same position once.
+fn nodes_after_a_first_search(setup: &[&str]) -> u64 {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go depth 10");
+    s.bestmove();
+    for line in setup {
+        s.send(line);
+    }
+    s.is_ready();
+    s.send("go depth 10");
+    let (lines, _) = s.bestmove();
+    reported_nodes(&lines)
+}
+
 #[test]
 fn hash_resize_and_new_game_are_applied_before_readyok() {
     let mut s = Session::start();
-    s.send("setoption name Hash value 64");
-    s.send("ucinewgame");
-    s.send("setoption name Clear Hash");
-    s.is_ready();
+    // A depth-12 search fills much of a 1 MB table and little of a 64 MB one. Each `go`
+    // follows its `setoption` at once: the resize must be done before the search starts.
+    s.send("setoption name Hash value 1");
     s.send("position startpos");
-    s.send("go depth 3");
-    let (_, best) = s.bestmove();
+    s.send("go depth 12");
+    let (lines, best) = s.bestmove();
     legal_bestmove(&Chess::default(), &best);
+    let small = reported_hashfull(&lines);
+    s.send("setoption name Hash value 64");
+    s.send("go depth 12");
+    let (lines, _) = s.bestmove();
+    let large = reported_hashfull(&lines);
+    assert!(
+        small >= 200 && large <= 50,
+        "hashfull {small} with 1 MB, {large} with 64 MB"
+    );
+    // After ucinewgame (answered by readyok only once applied) a search runs as in a new engine.
+    s.send("ucinewgame");
+    s.is_ready();
+    s.send("go depth 10");
+    let (lines, _) = s.bestmove();
+    let mut new_engine = Session::start();
+    new_engine.send("setoption name Hash value 64");
+    new_engine.send("go depth 10");
+    let (fresh, _) = new_engine.bestmove();
+    assert_eq!(reported_nodes(&lines), reported_nodes(&fresh));
+
+    // Clear Hash leaves the table as a new one (a resize to the same size makes one) ...
+    let cleared = nodes_after_a_first_search(&["setoption name Clear Hash"]);
+    let renewed = nodes_after_a_first_search(&["setoption name Hash value 16"]);
+    assert_eq!(cleared, renewed);
+    // ... which is not what the first search left in it.
+    let kept = nodes_after_a_first_search(&[]);
+    assert_ne!(cleared, kept);
 }
 
 #[test]

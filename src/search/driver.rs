@@ -34,6 +34,9 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The last report: depth, score and line behind `best`.
     pub last: Iteration,
+    /// Nodes searched by each thread, the main thread first; with helpers, `last.nodes` is
+    /// their sum.
+    pub thread_nodes: Vec<u64>,
 }
 
 /// The table's move for the position after `best`, when the PV was cut short by a table hit.
@@ -149,7 +152,8 @@ pub fn search_threads(
     }
     let shared = AtomicU64::new(0);
     let abort = Arc::new(AtomicBool::new(false));
-    std::thread::scope(|scope| {
+    let mut result = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
         for id in 1..threads {
             let helper_clock =
                 Clock::helper(clock.token().clone(), Arc::clone(&abort), limits.nodes);
@@ -160,18 +164,29 @@ pub fn search_threads(
                 .spawn_scoped(scope, move || {
                     helper_search(game, limits, tt, &helper_clock, shared, id)
                 });
-            if let Err(e) = spawned {
-                log::warn!("helper thread {id} not started: {e}");
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(e) => log::warn!("helper thread {id} not started: {e}"),
             }
         }
-        let result = main_search(game, limits, tt, clock, Some(&shared), heuristics, report);
+        let mut result = main_search(game, limits, tt, clock, Some(&shared), heuristics, report);
         abort.store(true, Ordering::Relaxed);
+        for handle in helpers {
+            // A helper's panic is the search's panic, as if the scope had passed it on.
+            let nodes = handle
+                .join()
+                .unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+            result.thread_nodes.push(nodes);
+        }
         result
-    })
+    });
+    // Every thread has added all its nodes by now.
+    result.last.nodes = shared.load(Ordering::Relaxed);
+    result
 }
 
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
-/// thread is done.
+/// thread is done. Returns its node count.
 fn helper_search(
     game: &Game,
     limits: &Limits,
@@ -179,7 +194,7 @@ fn helper_search(
     clock: &Clock,
     shared: &AtomicU64,
     id: usize,
-) {
+) -> u64 {
     let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
     searcher.share_nodes(shared);
     searcher.root_moves = limits
@@ -193,6 +208,8 @@ fn helper_search(
             break;
         }
     }
+    searcher.flush_nodes();
+    searcher.nodes
 }
 
 fn main_search(
@@ -337,6 +354,7 @@ fn main_search(
         }
     }
 
+    searcher.flush_nodes();
     last.nodes = searcher.total_nodes();
     last.elapsed_ms = clock.elapsed().as_millis() as u64;
     last.hashfull = tt.hashfull();
@@ -349,5 +367,10 @@ fn main_search(
         (None, _) => None,
     };
     *heuristics = std::mem::take(&mut searcher.heuristics);
-    SearchResult { best, ponder, last }
+    SearchResult {
+        best,
+        ponder,
+        last,
+        thread_nodes: vec![searcher.nodes],
+    }
 }
