@@ -276,3 +276,47 @@ fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
     let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
     assert_eq!(r.thread_nodes, vec![r.last.nodes]);
 }
+
+#[test]
+fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() {
+    // The clock is long enough never to stop these depth-limited searches; what the driver
+    // set last must follow from its own reports: how many iterations the best move has
+    // stood, and how far the score fell in the last one.
+    let mut seen = std::collections::BTreeSet::new();
+    for fen in &ferrum::bench::POSITIONS[..12] {
+        let game = Game::from_fen(fen, false).unwrap();
+        let tt = TranspositionTable::new(4).unwrap();
+        let limits = Limits {
+            wtime: Some(100_000_000),
+            btime: Some(100_000_000),
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let clock = Clock::new(
+            &limits,
+            game.pos.turn().is_white(),
+            0,
+            StopToken::detached(),
+        );
+        let mut reports: Vec<(Option<shakmaty::Move>, i32)> = Vec::new();
+        driver::search(&game, &limits, &tt, &clock, &mut |it| {
+            reports.push((it.pv.first().copied(), it.score))
+        });
+        let mut stable = 0;
+        for pair in reports.windows(2) {
+            stable = if pair[1].0 == pair[0].0 {
+                stable + 1
+            } else {
+                0
+            };
+        }
+        let [.., (_, before), (_, last)] = reports[..] else {
+            panic!("{fen}: {reports:?}");
+        };
+        let expected = driver::soft_time_percent(stable, before - last);
+        assert_eq!(clock.soft_percent(), expected, "{fen}: {reports:?}");
+        seen.insert(expected);
+    }
+    // The positions reach several branches of the rule, not one.
+    assert!(seen.len() >= 3, "{seen:?}");
+}

@@ -567,6 +567,42 @@ fn chess960_castling_is_read_and_written_king_takes_rook() {
     );
 }
 
+/// The `time` of the last info line among `lines` (the engine's own measure, from `go`).
+fn reported_time(lines: &[String]) -> u64 {
+    let line = lines.iter().rev().find(|l| l.contains(" time ")).unwrap();
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "time").unwrap();
+    t[i + 1].parse().unwrap()
+}
+
+#[test]
+fn a_clocked_go_uses_between_the_scaled_soft_limit_and_the_hard_limit() {
+    // With Move Overhead 30: 10 s is a soft limit of 398 ms (scaled by the search to 80%
+    // at least) and a hard one of 1592 ms; 3 s + 0.1 with 10 moves to go, 372 and 1488 ms;
+    // movetime 300 is 270 ms exactly. Above the
+    // limits a little slack for a loaded machine; below them none is needed.
+    let mut s = Session::start();
+    for (go, least, most) in [
+        ("go wtime 10000 btime 10000", 318, 1592),
+        (
+            "go wtime 3000 btime 3000 winc 100 binc 100 movestogo 10",
+            297,
+            1488,
+        ),
+        ("go movetime 300", 270, 270),
+    ] {
+        s.send("position startpos moves e2e4 e7e5");
+        s.send(go);
+        let (lines, best) = s.bestmove();
+        let time = reported_time(&lines);
+        assert!(
+            (least..=most + 250).contains(&time),
+            "{go}: {time} ms, not in {least}..={most} (+250): {lines:?}"
+        );
+        legal_bestmove(&after(&["e2e4", "e7e5"]), &best);
+    }
+}
+
 #[test]
 fn clocks_given_only_for_the_other_side_still_limit_the_search() {
     let mut s = Session::start();

@@ -49,7 +49,7 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
 
 /// How much of the soft time limit to use after an iteration, in percent: more while the best
 /// move keeps changing (by how many iterations it has stood) and when the score falls.
-fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
     let stability = match stable_iterations {
         0 => 140,
         1 => 120,
@@ -372,5 +372,38 @@ fn main_search(
         ponder,
         last,
         thread_nodes: vec![searcher.nodes],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
+        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
+        let cases = [
+            ((0, 0), 140),
+            ((1, 0), 120),
+            ((2, 0), 105),
+            ((3, 0), 95),
+            ((4, 0), 80),
+            ((30, 0), 80),
+            ((4, 25), 80),
+            ((4, 26), 96),
+            ((4, 60), 96),
+            ((4, 61), 112),
+            ((0, 61), 196),
+            // A rising score is no reason to think longer.
+            ((0, -300), 140),
+            ((4, -300), 80),
+        ];
+        for ((stable, drop), percent) in cases {
+            assert_eq!(
+                soft_time_percent(stable, drop),
+                percent,
+                "stable {stable}, drop {drop}"
+            );
+        }
     }
 }
