@@ -223,3 +223,16 @@ pub fn last_score(lines: &[String]) -> (String, i32) {
     let i = t.iter().position(|w| *w == "score").expect("score");
     (t[i + 1].to_string(), t[i + 2].parse().expect("score value"))
 }
+
+/// The node count of the last info line among `lines`.
+pub fn reported_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|w| *w == "nodes")?;
+            t.get(i + 1)?.parse().ok()
+        })
+        .unwrap()
+}
