@@ -1,7 +1,13 @@
-"""Engine processes for a match: parsing `--engine cmd=... name=... option.X=V`
-specs, starting a UCI engine through python-chess's async API with the options
-it advertises, and asking it for one move while the match (not the engine)
-times the wait from `go` to `bestmove` and classifies every failure.
+"""Engine processes for a match: parsing `--engine cmd=... name=... option.X=V
+ponder=on` specs, starting a UCI engine through python-chess's async API with the
+options it advertises, and asking it for one move while the match (not the
+engine) times the wait from `go` (or `ponderhit`) to `bestmove` and classifies
+every failure.
+
+With `ponder=on` the engine thinks on the opponent's time as a GUI lets it:
+after its `bestmove X ponder Y` it gets `go ponder` on the position after Y;
+if the opponent plays Y, `ponderhit` starts its clock, otherwise `stop` (whose
+answer is discarded) and a new `go`.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class EngineSpec:
     cmd: list[str]
     dir: Optional[str] = None
     options: dict[str, str] = field(default_factory=dict)
+    ponder: bool = False
 
 
 def parse_engine_spec(tokens: list[str]) -> EngineSpec:
@@ -52,6 +59,7 @@ def parse_engine_spec(tokens: list[str]) -> EngineSpec:
     extra: list[str] = []
     name = None
     workdir = None
+    ponder = False
     options: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
@@ -70,16 +78,20 @@ def parse_engine_spec(tokens: list[str]) -> EngineSpec:
             name = value
         elif key == "dir":
             workdir = value
+        elif key == "ponder":
+            if value.lower() not in ("on", "off", "true", "false", "1", "0"):
+                raise ValueError(f"ponder must be on or off, got {token!r}")
+            ponder = value.lower() in ("on", "true", "1")
         elif key.startswith("option.") and len(key) > len("option."):
             options[key[len("option."):]] = value
         else:
             raise ValueError(f"unknown engine setting {key!r} in {token!r} "
-                             "(expected cmd=, name=, dir=, args= or option.NAME=)")
+                             "(expected cmd=, name=, dir=, args=, ponder= or option.NAME=)")
     if not cmd:
         raise ValueError(f"engine settings {' '.join(tokens)!r} have no cmd=PATH")
     if not name:
         name = os.path.basename(cmd[0])
-    return EngineSpec(name=name, cmd=cmd + extra, dir=workdir, options=options)
+    return EngineSpec(name=name, cmd=cmd + extra, dir=workdir, options=options, ponder=ponder)
 
 
 @dataclass
@@ -113,6 +125,9 @@ class EnginePlayer:
         self._go_event: Optional[asyncio.Event] = None
         self._bestmove_at: Optional[float] = None
         self._bestmove_line = ""
+        # `bestmove ... ponder Y` lines whose Y was not legal after the move (not a
+        # forfeit: a GUI just does not ponder on it).
+        self.bad_ponder_moves = 0
 
     @property
     def alive(self) -> bool:
@@ -139,6 +154,10 @@ class EnginePlayer:
             else:
                 options[option] = value
         try:
+            # Values as the engine's option parses them: python-chess compares its record
+            # of the options with them before each move, and a text "2" against the number
+            # 2 reads as a changed option, which rules out every ponderhit.
+            options = {option: self.protocol.options[option].parse(value) for option, value in options.items()}
             await asyncio.wait_for(self.protocol.configure(options), START_TIMEOUT)
         except (chess.engine.EngineError, asyncio.TimeoutError) as err:
             await self.kill()
@@ -146,21 +165,25 @@ class EnginePlayer:
         self._install_timing_hooks()
 
     def _install_timing_hooks(self) -> None:
-        """Timestamp the `go` line we write and the `bestmove` line we read, so the
+        """Timestamp the line that starts the engine's clock (`go`, or `ponderhit`
+        after pondering; never `go ponder`) and the `bestmove` line we read, so the
         clock charges exactly the engine's thinking and not our bookkeeping."""
         protocol = self.protocol
         send_line = protocol.send_line
         line_received = protocol.line_received
 
         def timed_send(line: str) -> None:
-            if line.startswith("go"):
+            words = line.split()
+            starts_clock = (words[:1] == ["go"] and "ponder" not in words) or words == ["ponderhit"]
+            if starts_clock and self._go_at is None:
                 self._go_at = time.monotonic()
                 if self._go_event is not None:
                     self._go_event.set()
             send_line(line)
 
         def timed_receive(line: str) -> None:
-            if line.startswith("bestmove") and self._bestmove_at is None:
+            # The answer to a `stop`ped ponder search comes before this move's clock starts.
+            if line.startswith("bestmove") and self._go_at is not None and self._bestmove_at is None:
                 self._bestmove_at = time.monotonic()
                 self._bestmove_line = line.strip()
             line_received(line)
@@ -177,7 +200,8 @@ class EnginePlayer:
         self._go_event = asyncio.Event()
         started = time.monotonic()
         task = asyncio.ensure_future(self.protocol.play(
-            board, limit, game=game_key, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE))
+            board, limit, game=game_key, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE,
+            ponder=self.spec.ponder))
         go_sent = asyncio.ensure_future(self._go_event.wait())
         try:
             # First the (new game) isready handshake, which is not on the clock...
@@ -185,7 +209,8 @@ class EnginePlayer:
             if not task.done() and self._go_at is None:
                 task.cancel()
                 await self.kill()
-                return Thought(None, time.monotonic() - started, {}, STALL, f"no 'readyok' within {READY_TIMEOUT:g} s")
+                waited = "'readyok' or the answer to 'stop'" if self.spec.ponder else "'readyok'"
+                return Thought(None, time.monotonic() - started, {}, STALL, f"no {waited} within {READY_TIMEOUT:g} s")
             # ...then the move itself, which is.
             if not task.done():
                 left = budget - (time.monotonic() - self._go_at)
@@ -220,7 +245,24 @@ class EnginePlayer:
         if not result.move or result.move not in board.legal_moves:
             await self.kill()
             return Thought(None, elapsed, result.info, ILLEGAL, f"{self._bestmove_line or 'bestmove'!r} is not a legal move")
+        self._check_ponder_move(board, result.move)
         return Thought(result.move, elapsed, result.info)
+
+    def _check_ponder_move(self, board: chess.Board, move: chess.Move) -> None:
+        """Counts a named ponder move that is not legal after `move`."""
+        words = self._bestmove_line.split()
+        if len(words) < 4 or words[2] != "ponder":
+            return
+        after = board.copy(stack=False)
+        after.push(move)
+        try:
+            legal = chess.Move.from_uci(words[3]) in after.legal_moves
+        except ValueError:
+            legal = False
+        if not legal:
+            self.bad_ponder_moves += 1
+            print(f"warning: {self.spec.name}: illegal ponder move in {self._bestmove_line!r} "
+                  f"after {board.fen()}", file=sys.stderr, flush=True)
 
     async def kill(self) -> None:
         """Stop the process now; used after failures, when it may not listen."""

@@ -9,7 +9,7 @@ referee.py, engine processes in engines.py, statistics in stats.py
 
 Example:
   scripts/match.py --engine cmd=/usr/games/glaurung option.Threads=1 \
-      --engine cmd=/usr/games/toga2 option.Hash=16 --tc 2+0.05 --games 6 --pgn out.pgn
+      --engine cmd=/usr/games/toga2 option.Hash=16 ponder=on --tc 2+0.05 --games 6 --pgn out.pgn
 
 Exit status: 0 finished (or SPRT decided), 1 aborted (an engine could not be
 restarted), 2 bad command line or input file, 130 interrupted.
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="Play a match between two UCI engines with a real wall clock per side.",
         epilog="Engine settings: cmd=PATH (split like a shell), name=NAME, dir=WORKDIR, args=\"...\", "
+               "ponder=on (think on the opponent's time: go ponder, then ponderhit or stop), "
                "option.NAME=VALUE (options the engine does not advertise are skipped with a warning).")
     p.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE", required=True,
                    help="one engine: cmd=PATH [name=NAME] [option.Hash=16 ...]; give it twice")
@@ -216,6 +217,14 @@ class Match:
         finally:
             await asyncio.gather(*(p.close() for players in self.workers for p in players), return_exceptions=True)
 
+    def bad_ponder_moves(self) -> dict[str, int]:
+        """Illegal ponder moves named by each engine, over all workers."""
+        counts = {spec.name: 0 for spec in self.specs}
+        for players in self.workers:
+            for player in players:
+                counts[player.spec.name] += player.bad_ponder_moves
+        return counts
+
     def _stop_others(self) -> None:
         current = asyncio.current_task()
         self.schedule.clear()
@@ -278,12 +287,16 @@ async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, 
         print()
         for line in tally.report():
             print(line)
+        ponder_errors = match.bad_ponder_moves()
+        if any(s.ponder for s in specs):
+            print("Illegal ponder moves: " + ", ".join(f"{n} {c}" for n, c in ponder_errors.items()))
         print(f"Status: {match.status}" + (f" ({match.error})" if match.error else "")
               + f", {time.monotonic() - started:.1f} s, seed {seed}", flush=True)
         if args.json:
             data = tally.summary()
             data.update(status=match.status, error=match.error, seed=seed,
-                        time_control=settings.pgn_time_control())
+                        time_control=settings.pgn_time_control(), bad_ponder_moves=ponder_errors,
+                        ponder={s.name: s.ponder for s in specs})
             try:
                 with open(args.json, "w", encoding="utf-8") as f:
                     json.dump(data, f, indent=1, default=str)

@@ -161,9 +161,14 @@ impl Engine {
             }),
             Some(f) => Game::from_fen(f, self.options.chess960),
         };
-        let result = game.and_then(|mut g| g.apply_moves(moves).map(|_| g));
-        match result {
-            Ok(g) => self.game = g,
+        // A broken FEN leaves nothing to play on; a bad move keeps the moves before it.
+        match game {
+            Ok(mut g) => {
+                if let Err(e) = g.apply_moves(moves) {
+                    self.out.info_string(&format!("error: {e}"));
+                }
+                self.game = g;
+            }
             Err(e) => self
                 .out
                 .info_string(&format!("error: {e}; position unchanged")),

@@ -171,19 +171,25 @@ impl Game {
             .map_err(|_| format!("illegal move '{token}'"))
     }
 
-    /// Applies UCI move tokens in order; on the first bad one nothing is changed.
+    /// Applies UCI move tokens in order up to the first malformed or illegal one. The moves
+    /// before it stay played: a GUI that sends a broken list most likely played that far (as
+    /// other engines read it too). The error names the bad token and its 0-based index.
     pub fn apply_moves<S: AsRef<str>>(&mut self, tokens: &[S]) -> Result<(), String> {
-        let mut next = self.clone();
-        for t in tokens {
+        for (index, t) in tokens.iter().enumerate() {
             let t = t.as_ref();
-            if t == "0000" {
-                next.play_null()?;
-                continue;
+            let played = if t == "0000" {
+                self.play_null()
+            } else {
+                self.parse_move(t).map(|m| self.play(m))
+            };
+            if let Err(e) = played {
+                return Err(format!(
+                    "{e} at index {index} of the move list; kept the position after the {index} \
+                     move(s) before it, ignored {} token(s) from there",
+                    tokens.len() - index
+                ));
             }
-            let m = next.parse_move(t)?;
-            next.play(m);
         }
-        *self = next;
         Ok(())
     }
 
@@ -263,16 +269,27 @@ mod tests {
         assert!(Game::from_fen("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", false).is_ok());
     }
 
+    fn fen_of(g: &Game) -> String {
+        Fen::from_position(&g.pos, EnPassantMode::Legal).to_string()
+    }
+
     #[test]
-    fn an_illegal_move_leaves_the_game_unchanged() {
+    fn an_illegal_move_keeps_the_legal_prefix_and_names_the_token_and_index() {
         let mut g = Game::default();
         g.apply_moves(&["e2e4"]).unwrap();
-        let before = g.key();
         let e = g.apply_moves(&["e7e5", "e1e3", "d2d4"]).unwrap_err();
-        assert!(e.contains("e1e3"), "{e}");
-        assert_eq!(g.key(), before);
+        assert!(e.contains("'e1e3' at index 1"), "{e}");
+        assert!(e.contains("ignored 2 token(s)"), "{e}");
+        // e7e5 was played, e1e3 and d2d4 were not.
+        assert_eq!(
+            fen_of(&g),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert_eq!(g.history.len(), 2);
+        let before = g.key();
         let e = g.apply_moves(&["e7e9"]).unwrap_err();
-        assert!(e.contains("e7e9"), "{e}");
+        assert!(e.contains("malformed move 'e7e9' at index 0"), "{e}");
+        assert_eq!(g.key(), before);
     }
 
     #[test]
@@ -283,7 +300,21 @@ mod tests {
             Fen::from_position(&g.pos, EnPassantMode::Legal).to_string(),
             "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 1"
         );
-        assert!(g.apply_moves(&["e2e4", "0000", "e7e5"]).is_err());
+    }
+
+    #[test]
+    fn null_move_in_check_is_refused_and_keeps_the_moves_before_it() {
+        // After e2e4 f7f6 d1h5, Black is in check: passing is not a move.
+        let mut g = Game::default();
+        let e = g
+            .apply_moves(&["e2e4", "f7f6", "d1h5", "0000", "g7g6"])
+            .unwrap_err();
+        assert!(
+            e.starts_with("null move '0000' while in check at index 3"),
+            "{e}"
+        );
+        assert!(g.pos.is_check());
+        assert_eq!(g.history.len(), 3);
     }
 
     #[test]

@@ -94,8 +94,37 @@ fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
     );
     // Every term but tempo is the same whoever moves; tempo goes to the side to move.
     let (_, black) = ferrum(&["eval", "--fen", &format!("{fen} b KQkq - 0 1")]);
+    let term = |report: &str, name: &str| -> Vec<String> {
+        let line = report.lines().find(|l| l.starts_with(name)).unwrap();
+        line[name.len()..]
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    for name in [
+        "material", "squares", "mobility", "pawns", "pieces", "king", "threats",
+    ] {
+        assert_eq!(term(&white, name), term(&black, name), "{name}");
+    }
+    let tempo = term(&white, "tempo");
+    assert_eq!(tempo[1], "0/0", "{white}");
+    let (mg, eg) = tempo[0].split_once('/').unwrap();
+    let (mg, eg): (i32, i32) = (mg.parse().unwrap(), eg.parse().unwrap());
+    assert_eq!(
+        term(&black, "tempo"),
+        [
+            "0/0".to_string(),
+            tempo[0].clone(),
+            format!("{}/{}", -mg, -eg)
+        ],
+        "{black}"
+    );
+    // All the pieces are on the board (phase 24 of 24), so the middlegame tempo counts whole:
+    // the two side-to-move scores differ by exactly twice it.
+    assert!(white.contains("phase 24/24"), "{white}");
     let (w, b) = (side_to_move_score(&white), side_to_move_score(&black));
-    assert!(w != 0 && (w + b).abs() <= 100, "{w} {b}");
+    assert!(w != 0 && mg != 0, "{white}");
+    assert_eq!(w + b, 2 * mg, "{w} {b}");
     let (code, bad) = ferrum(&["eval", "--fen", "not a fen"]);
     assert_eq!(code, 2, "{bad}");
 }

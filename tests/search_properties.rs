@@ -5,6 +5,7 @@ use ferrum::position::Game;
 use ferrum::rng::Lcg;
 use ferrum::search::driver;
 use ferrum::search::negamax::Searcher;
+use ferrum::search::ordering::Heuristics;
 use ferrum::search::reference;
 use ferrum::search::score::{INFINITY, MATE};
 use ferrum::search::time::{Clock, Limits, StopToken};
@@ -38,7 +39,10 @@ fn sample_positions(count: usize) -> Vec<Game> {
 const ORACLE_BUDGET: u64 = 200_000;
 
 fn oracle(game: &Game, depth: i32) -> Option<i32> {
-    let mut budget = ORACLE_BUDGET;
+    oracle_within(game, depth, ORACLE_BUDGET)
+}
+
+fn oracle_within(game: &Game, depth: i32, mut budget: u64) -> Option<i32> {
     reference::negamax(
         &game.pos,
         depth,
@@ -76,6 +80,58 @@ fn alpha_beta_without_table_equals_plain_negamax_on_200_positions() {
     assert!(
         compared[1..].iter().all(|&n| n >= 60),
         "compared {compared:?}"
+    );
+}
+
+#[test]
+fn iterative_deepening_through_the_table_equals_plain_negamax() {
+    // Depths 1 to 4 on one table per position, as the driver runs them: moves and bounds
+    // stored by shallower iterations and by transpositions (at depth 4, a ply-3 node reached
+    // by two move orders) are read back. Without pruning, every cutoff the table allows must
+    // leave the root value exact.
+    let clock = Clock::unlimited(StopToken::detached());
+    let mut compared = [0; 5];
+    let (mut nodes_with, mut nodes_without) = (0, 0);
+    for (i, game) in sample_positions(160).iter().enumerate() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut with_table = Searcher::new(&tt, &clock, game.repetition_keys());
+        with_table.prune = false;
+        let mut without = Searcher::new(&tt, &clock, game.repetition_keys());
+        (without.prune, without.use_tt) = (false, false);
+        for depth in 1..=4 {
+            // A smaller budget than the other oracle tests: positions whose quiescence
+            // explodes are left out sooner.
+            let Some(slow) = oracle_within(game, depth, 60_000) else {
+                break;
+            };
+            let fast = with_table.negamax(&game.pos, depth, -INFINITY, INFINITY, 0);
+            assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
+            // Aspiration-style windows above and below the truth, on the same table: the
+            // stored bounds must keep fail-low and fail-high results on the right side.
+            let high = with_table.negamax(&game.pos, depth, slow + 1, slow + 30, 0);
+            let low = with_table.negamax(&game.pos, depth, slow - 30, slow - 1, 0);
+            assert!(
+                (slow..=slow + 1).contains(&high) && (slow - 1..=slow).contains(&low),
+                "position {i} depth {depth}: {low} {slow} {high}"
+            );
+            for (alpha, beta) in [
+                (-INFINITY, INFINITY),
+                (slow + 1, slow + 30),
+                (slow - 30, slow - 1),
+            ] {
+                without.negamax(&game.pos, depth, alpha, beta, 0);
+            }
+            compared[depth as usize] += 1;
+        }
+        nodes_with += with_table.nodes;
+        nodes_without += without.nodes;
+    }
+    assert!(compared[4] >= 30, "compared {compared:?}");
+    // The table was in play: its moves and cutoffs saved work (55% of the nodes without it;
+    // bounds read the wrong way round save only 12%).
+    assert!(
+        nodes_with * 4 < nodes_without * 3,
+        "{nodes_with} nodes with the table, {nodes_without} without"
     );
 }
 
@@ -135,10 +191,30 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
     game.apply_moves(&["g1f3", "d8d7", "f3g1", "d7d8"]).unwrap();
     // Ng1-f3 repeats a position only for the second time: still a queen down.
     assert!(search(&game, 1).last.score < -500);
-    // And the side a queen up does not fear a second occurrence either.
+    // And the side a queen up does not fear a second occurrence either: searched alone,
+    // Qd7-d8 (the start position again, for the second time) still scores a queen up.
     let mut ahead = Game::from_fen("3qk3/8/8/8/8/8/8/4K1N1 w - - 0 1", false).unwrap();
     ahead.apply_moves(&["g1f3", "d8d7", "f3g1"]).unwrap();
-    assert!(search(&ahead, 3).last.score > 500);
+    let r = search_only(&ahead, 3, "d7d8");
+    assert_eq!(r.best.map(|m| ahead.uci(m)).as_deref(), Some("d7d8"));
+    assert!(r.last.score > 500, "{}", r.last.score);
+    // Once more round the loop, the same move makes it the third time: a draw.
+    ahead
+        .apply_moves(&["d7d8", "g1f3", "d8d7", "f3g1"])
+        .unwrap();
+    assert_eq!(search_only(&ahead, 3, "d7d8").last.score, 0);
+}
+
+/// A search of `game` to `depth` over the one root move `only`.
+fn search_only(game: &Game, depth: u32, only: &str) -> driver::SearchResult {
+    let tt = TranspositionTable::new(4).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(depth),
+        searchmoves: vec![only.to_string()],
+        ..Limits::default()
+    };
+    driver::search(game, &limits, &tt, &clock, &mut |_| {})
 }
 
 #[test]
@@ -175,4 +251,81 @@ fn mate_scores_count_plies_from_the_root_and_shorter_mates_win() {
     // The side to move is mated next move: a negative mate two plies away.
     let g = Game::from_fen("k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1", false).unwrap();
     assert_eq!(search(&g, 4).last.score, -MATE + 2);
+}
+
+#[test]
+fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
+    let game = Game::default();
+    let tt = TranspositionTable::new(16).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let mut heuristics = Heuristics::default();
+    let r = driver::search_threads(
+        &game,
+        &limits,
+        &tt,
+        None,
+        &clock,
+        3,
+        &mut heuristics,
+        &mut |_| {},
+    );
+    assert_eq!(r.thread_nodes.len(), 3, "{:?}", r.thread_nodes);
+    // Every helper searched, and the reported count is every thread's nodes, no more, no less.
+    assert!(
+        r.thread_nodes.iter().all(|&n| n > 0),
+        "{:?}",
+        r.thread_nodes
+    );
+    assert_eq!(r.last.nodes, r.thread_nodes.iter().sum::<u64>());
+    // Alone, the count is the main thread's.
+    let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+    assert_eq!(r.thread_nodes, vec![r.last.nodes]);
+}
+
+#[test]
+fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() {
+    // The clock is long enough never to stop these depth-limited searches; what the driver
+    // set last must follow from its own reports: how many iterations the best move has
+    // stood, and how far the score fell in the last one.
+    let mut seen = std::collections::BTreeSet::new();
+    for fen in &ferrum::bench::POSITIONS[..12] {
+        let game = Game::from_fen(fen, false).unwrap();
+        let tt = TranspositionTable::new(4).unwrap();
+        let limits = Limits {
+            wtime: Some(100_000_000),
+            btime: Some(100_000_000),
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let clock = Clock::new(
+            &limits,
+            game.pos.turn().is_white(),
+            0,
+            StopToken::detached(),
+        );
+        let mut reports: Vec<(Option<shakmaty::Move>, i32)> = Vec::new();
+        driver::search(&game, &limits, &tt, &clock, &mut |it| {
+            reports.push((it.pv.first().copied(), it.score))
+        });
+        let mut stable = 0;
+        for pair in reports.windows(2) {
+            stable = if pair[1].0 == pair[0].0 {
+                stable + 1
+            } else {
+                0
+            };
+        }
+        let [.., (_, before), (_, last)] = reports[..] else {
+            panic!("{fen}: {reports:?}");
+        };
+        let expected = driver::soft_time_percent(stable, before - last);
+        assert_eq!(clock.soft_percent(), expected, "{fen}: {reports:?}");
+        seen.insert(expected);
+    }
+    // The positions reach several branches of the rule, not one.
+    assert!(seen.len() >= 3, "{seen:?}");
 }

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, after, last_score, legal_bestmove, position};
+use common::{Session, after, last_score, legal_bestmove, position, reported_nodes};
 use shakmaty::Chess;
 
 #[test]
@@ -164,18 +164,6 @@ fn every_go_mode_ends_with_one_legal_bestmove() {
     );
 }
 
-fn reported_nodes(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            let i = t.iter().position(|w| *w == "nodes")?;
-            t.get(i + 1)?.parse().ok()
-        })
-        .unwrap()
-}
-
 #[test]
 fn node_limit_is_respected_with_one_and_two_threads() {
     let mut s = Session::start();
@@ -228,6 +216,13 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
         ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, ""),
         ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, ""),
         ("7k/8/8/8/8/8/8/R3R1K1 w - - 0 1", 2, ""),
+        // Mates in three (five plies), for White and for Black.
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, ""),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            3,
+            "",
+        ),
     ];
     let mut s = Session::start();
     for (fen, n, mv) in cases {
@@ -247,6 +242,36 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
 }
 
 #[test]
+fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
+    let deepest = |lines: &[String]| {
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+            .max()
+            .unwrap()
+    };
+    let mut s = Session::start();
+    // The ladder mates in two, seen at depth 4: `go mate 3` (which may go to depth 7) stops
+    // there, before depth 6 where a plain search would stop for it.
+    s.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    s.send("go mate 3");
+    let (lines, best) = s.bestmove();
+    assert_eq!(last_score(&lines), ("mate".to_string(), 2), "{lines:?}");
+    assert_eq!(deepest(&lines), 4, "{lines:?}");
+    assert_eq!(best, "bestmove c6b6 ponder a8b8");
+    // Without a mate, a mate in n is looked for to 2n + 1 plies (it needs 2n - 1) and no
+    // further.
+    for n in [1, 2, 3] {
+        s.send("position startpos");
+        s.send(&format!("go mate {n}"));
+        let (lines, best) = s.bestmove();
+        assert_eq!(deepest(&lines), 2 * n + 1, "go mate {n}: {lines:?}");
+        legal_bestmove(&Chess::default(), &best);
+    }
+}
+
+#[test]
 fn being_mated_is_a_negative_mate_score() {
     let mut s = Session::start();
     // White to move is mated next move whatever it does (back rank).
@@ -255,43 +280,6 @@ fn being_mated_is_a_negative_mate_score() {
     s.send("go depth 4");
     let (lines, _) = s.bestmove();
     assert_eq!(last_score(&lines), ("mate".to_string(), -1), "{lines:?}");
-}
-
-#[test]
-fn bad_lines_are_reported_and_the_engine_goes_on() {
-    let mut s = Session::start();
-    let bad: &[(&str, &str)] = &[
-        ("position fen not/a/fen w - - 0 1", "not/a/fen"),
-        ("position startpos moves e2e4 e7e9", "e7e9"),
-        ("position startpos moves e2e4 e2e4", "e2e4"),
-        ("position startpos moves e2e4 0000 e7e5", "e7e5"),
-        ("position fen", "fen"),
-        ("position sideways", "sideways"),
-        ("setoption name Contempt value 10", "Contempt"),
-        ("setoption name Hash value lots", "lots"),
-        ("setoption name Hash value 0", "Hash"),
-        ("setoption name Ponder value maybe", "maybe"),
-        ("go depth x", "'x'"),
-        ("go sideways 5 depth 1", "sideways"),
-        ("frobnicate", "frobnicate"),
-    ];
-    s.send("position startpos moves d2d4");
-    for (line, token) in bad {
-        s.send(line);
-        let lines = s.read_until(|l| l.starts_with("info string"));
-        let msg = lines.last().unwrap();
-        assert!(msg.contains(token), "{line}: {msg}");
-        if line.starts_with("go") {
-            // The valid parts of a bad `go` still start a search.
-            s.send("stop");
-            s.bestmove();
-        }
-        s.is_ready();
-    }
-    // The last good position is still in force: after d2d4 it is Black's move.
-    s.send("go depth 2");
-    let (_, best) = s.bestmove();
-    legal_bestmove(&after(&["d2d4"]), &best);
 }
 
 #[test]
@@ -337,22 +325,47 @@ fn end_of_input_is_quit() {
     s.send("go infinite");
     s.expect_prefix("info depth 1");
     s.close_stdin();
-    // The search is stopped and answered, then the engine exits.
-    s.bestmove();
-    assert!(s.next_line(common::PATIENCE).is_none());
+    // The search is stopped and answered, then the engine exits: stdout closes and the
+    // process ends, both before the deadline.
+    let (_, best) = s.bestmove();
+    legal_bestmove(&Chess::default(), &best);
+    assert_eq!(s.read_to_end(), Vec::<String>::new());
+    assert!(s.wait_for_exit().success());
 }
 
 #[test]
-fn hash_resize_and_new_game_are_applied_before_readyok() {
+fn quit_during_a_search_exits_at_once() {
+    for threads in [1, 2] {
+        let mut s = Session::start();
+        s.send(&format!("setoption name Threads value {threads}"));
+        s.send("position startpos moves e2e4");
+        s.send("go infinite");
+        s.expect_prefix("info depth 2");
+        // stdin stays open: only `quit` ends the engine.
+        s.send("quit");
+        let rest = s.read_to_end();
+        assert!(
+            rest.iter().filter(|l| l.starts_with("bestmove")).count() <= 1,
+            "{rest:?}"
+        );
+        assert!(s.wait_for_exit().success(), "threads {threads}");
+    }
+}
+
+#[test]
+fn a_ponder_move_is_named_and_legal_after_the_best_move() {
     let mut s = Session::start();
-    s.send("setoption name Hash value 64");
-    s.send("ucinewgame");
-    s.send("setoption name Clear Hash");
-    s.is_ready();
-    s.send("position startpos");
-    s.send("go depth 3");
-    let (_, best) = s.bestmove();
-    legal_bestmove(&Chess::default(), &best);
+    for moves in [
+        &[][..],
+        &["e2e4"],
+        &["d2d4", "g8f6", "c2c4", "e7e6", "b1c3"],
+    ] {
+        s.send(&format!("position startpos moves {}", moves.join(" ")));
+        s.send("go depth 6");
+        let (_, best) = s.bestmove();
+        assert_eq!(best.split_whitespace().nth(2), Some("ponder"), "{best}");
+        legal_bestmove(&after(moves), &best);
+    }
 }
 
 #[test]
@@ -375,6 +388,42 @@ fn chess960_castling_is_read_and_written_king_takes_rook() {
             .contains("1k6/8/8/8/8/8/8/R4RK1 b - -"),
         "{lines:?}"
     );
+}
+
+/// The `time` of the last info line among `lines` (the engine's own measure, from `go`).
+fn reported_time(lines: &[String]) -> u64 {
+    let line = lines.iter().rev().find(|l| l.contains(" time ")).unwrap();
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "time").unwrap();
+    t[i + 1].parse().unwrap()
+}
+
+#[test]
+fn a_clocked_go_uses_between_the_scaled_soft_limit_and_the_hard_limit() {
+    // With Move Overhead 30: 10 s is a soft limit of 398 ms (scaled by the search to 80%
+    // at least) and a hard one of 1592 ms; 3 s + 0.1 with 10 moves to go, 372 and 1488 ms;
+    // movetime 300 is 270 ms exactly. Above the
+    // limits a little slack for a loaded machine; below them none is needed.
+    let mut s = Session::start();
+    for (go, least, most) in [
+        ("go wtime 10000 btime 10000", 318, 1592),
+        (
+            "go wtime 3000 btime 3000 winc 100 binc 100 movestogo 10",
+            297,
+            1488,
+        ),
+        ("go movetime 300", 270, 270),
+    ] {
+        s.send("position startpos moves e2e4 e7e5");
+        s.send(go);
+        let (lines, best) = s.bestmove();
+        let time = reported_time(&lines);
+        assert!(
+            (least..=most + 250).contains(&time),
+            "{go}: {time} ms, not in {least}..={most} (+250): {lines:?}"
+        );
+        legal_bestmove(&after(&["e2e4", "e7e5"]), &best);
+    }
 }
 
 #[test]
@@ -535,42 +584,4 @@ fn eval_on_the_prompt_reports_terms_as_info_strings() {
             .is_some_and(|l| l.contains("side to move (black)"))
     );
     s.is_ready();
-}
-
-#[test]
-fn ucinewgame_forgets_what_earlier_searches_learnt() {
-    // Searches carry the table and the move-ordering history from move to move; after
-    // `ucinewgame` a search must run exactly as in a fresh engine.
-    let target = "position startpos moves d2d4 g8f6 c2c4 e7e6";
-    let mut fresh = Session::start();
-    fresh.send(target);
-    fresh.send("go depth 8");
-    let (lines, _) = fresh.bestmove();
-    let expected = reported_nodes(&lines);
-    assert!(fresh.quit().success());
-
-    let mut s = Session::start();
-    for (setup, depth) in [
-        ("position startpos", 8),
-        ("position startpos moves e2e4 c7c5", 9),
-    ] {
-        s.send(setup);
-        s.send(&format!("go depth {depth}"));
-        s.bestmove();
-    }
-    // Without the table, only the history of the earlier searches can make a difference.
-    s.send("setoption name Clear Hash");
-    s.send(target);
-    s.send("go depth 8");
-    let (lines, _) = s.bestmove();
-    let carried = reported_nodes(&lines);
-    s.send("ucinewgame");
-    s.send(target);
-    s.send("go depth 8");
-    let (lines, _) = s.bestmove();
-    assert_eq!(reported_nodes(&lines), expected);
-    // The history the earlier searches left did change this one, or the comparison above
-    // proves nothing.
-    assert_ne!(carried, expected);
-    assert!(s.quit().success());
 }

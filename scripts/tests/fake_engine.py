@@ -7,8 +7,14 @@ Usage: fake_engine.py MODE, where MODE decides what `go` does:
   sleep    wait 1 s before answering, far past the short test clocks
   crash    exit without answering
   none     answer `bestmove (none)` although legal moves exist
+  ponder   play the first move and name a ponder move: the reply `first` would
+           play after an even number of plies, another one after an odd number
+           (so a pondering match sees hits and misses); `go ponder` is answered
+           only after `ponderhit` or `stop`
+Every line read is appended to the file named by $FAKE_ENGINE_LOG, if set.
 """
 
+import os
 import sys
 import time
 
@@ -24,10 +30,31 @@ def illegal_move(board: chess.Board) -> str:
     return chess.Move(king, target).uci()
 
 
+def first(board: chess.Board) -> str:
+    return sorted(m.uci() for m in board.legal_moves)[0]
+
+
+def answer(board: chess.Board, mode: str) -> str:
+    """The `bestmove` line for `board` in `ponder` mode."""
+    move = first(board)
+    after = board.copy()
+    after.push_uci(move)
+    replies = sorted(m.uci() for m in after.legal_moves)
+    if not replies:
+        return f"bestmove {move}"
+    reply = replies[0] if len(board.move_stack) % 2 == 0 or len(replies) == 1 else replies[1]
+    return f"bestmove {move} ponder {reply}"
+
+
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "first"
+    log = os.environ.get("FAKE_ENGINE_LOG")
     board = chess.Board()
+    pondering = False
     for line in sys.stdin:
+        if log:
+            with open(log, "a") as f:
+                f.write(line)
         words = line.split()
         if not words:
             continue
@@ -49,6 +76,17 @@ def main() -> None:
             if rest and rest[0] == "moves":
                 for move in rest[1:]:
                     board.push_uci(move)
+        elif command == "go" and mode == "ponder":
+            if "ponder" in words:
+                pondering = True
+                continue
+            print("info depth 1 score cp 0 nodes 1")
+            print(answer(board, mode))
+        elif command in ("ponderhit", "stop") and pondering:
+            # Answered for the position pondered on; after `stop` the GUI discards it.
+            pondering = False
+            print("info depth 1 score cp 0 nodes 1")
+            print(answer(board, mode))
         elif command == "go":
             if mode == "crash":
                 sys.exit(3)
@@ -59,7 +97,7 @@ def main() -> None:
             elif mode == "none":
                 move = "(none)"
             else:
-                move = sorted(m.uci() for m in board.legal_moves)[0]
+                move = first(board)
             print("info depth 1 score cp 0 nodes 1 pv " + (move if mode == "first" else ""))
             print("bestmove " + move)
         elif command == "quit":

@@ -3,6 +3,8 @@ matches of match.py against the scripted fake_engine.py (illegal moves, time
 losses, crashes, SPRT stop, PGN/JSON output, bad command lines)."""
 
 import json
+import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -88,8 +90,9 @@ class FakeEngineMatches(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_match(self, *args: str, timeout: float = 20.0) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(MATCH), *args], capture_output=True, text=True, timeout=timeout)
+    def run_match(self, *args: str, timeout: float = 20.0, env=None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(MATCH), *args], capture_output=True, text=True, timeout=timeout,
+                              env=env)
 
     def play(self, opponent: str, *extra: str) -> tuple:
         pgn, js = self.dir / "out.pgn", self.dir / "out.json"
@@ -121,12 +124,43 @@ class FakeEngineMatches(unittest.TestCase):
         self.assertEqual(data["failures"]["bad"]["illegal"], 2)
 
     def test_sleeping_past_the_clock_loses_on_time_without_waiting(self):
-        _, data, pgn, elapsed = self.play("sleep", "--tc", "0.3+0", "--tolerance-ms", "50")
+        _, data, pgn, _ = self.play("sleep", "--tc", "0.3+0", "--tolerance-ms", "50")
         self.assertEqual(data["failures"]["bad"]["time"], 2)
         self.assertEqual(data["wins"], 2)
-        self.assertIn("time forfeit", pgn.read_text())
-        # The engine sleeps 1 s per move; the match gives up at 0.35 s per game.
-        self.assertLess(elapsed, 3.0)
+        with open(pgn) as f:
+            games = [chess.pgn.read_game(f), chess.pgn.read_game(f)]
+        for game in games:
+            self.assertEqual(game.headers["Termination"], "time forfeit")
+            # The engine sleeps 1 s per move; the match gave up when its 0.3 s + 50 ms were
+            # spent (its first move: the whole clock), not when the late answer came
+            # ("took 1.0.. s").
+            last = game.end().comment if game.end() is not game else game.comment
+            self.assertRegex(last, r"(White|Black) loses on time \(no bestmove within 0\.350 s\)$")
+
+    def test_pondering_gets_ponderhit_or_stop_and_is_timed_from_ponderhit(self):
+        log = self.dir / "engine.log"
+        pgn, js = self.dir / "p.pgn", self.dir / "p.json"
+        env = dict(os.environ, FAKE_ENGINE_LOG=str(log))
+        # An option given as text, as on the command line, must not look changed before each move.
+        proc = self.run_match(*fake("ponder", "p", "ponder=on", "option.Hash=2"), *fake("first", "f"),
+                              "--book", str(self.book), "--tc", "5+0.05", "--games", "2", "--seed", "7",
+                              "--pgn", str(pgn), "--json", str(js), env=env)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        data = json.loads(js.read_text())
+        self.assertEqual(data["failures"]["p"], {"time": 0, "illegal": 0, "crash": 0, "stall": 0})
+        self.assertEqual(data["bad_ponder_moves"], {"p": 0, "f": 0})
+        self.assertEqual(data["ponder"], {"p": True, "f": False})
+        sent = log.read_text().splitlines()
+        # The fake predicts the reply of `first` after an even number of plies only: the
+        # match must answer hits with ponderhit and misses with stop and a new go.
+        self.assertGreater(sum(line.startswith("go ponder") for line in sent), 4)
+        self.assertGreater(sent.count("ponderhit"), 2)
+        self.assertGreater(sent.count("stop"), 2)
+        # The answer to a stopped ponder search is not taken for the next move's: every
+        # move's time runs from its go or ponderhit, so none is negative.
+        times = re.findall(r"(-?\d+\.\d{3})s", pgn.read_text())
+        self.assertGreater(len(times), 20)
+        self.assertTrue(all(float(t) >= 0 for t in times), times)
 
     def test_crash_loses_and_is_counted(self):
         _, data, pgn, _ = self.play("crash", "--tc", "5+0.05")

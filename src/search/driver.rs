@@ -37,6 +37,9 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The last report: depth, score and line behind `best`.
     pub last: Iteration,
+    /// Nodes searched by each thread, the main thread first; with helpers, `last.nodes` is
+    /// their sum.
+    pub thread_nodes: Vec<u64>,
 }
 
 /// The table's move for the position after `best`, when the PV was cut short by a table hit.
@@ -49,7 +52,7 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
 
 /// How much of the soft time limit to use after an iteration, in percent: more while the best
 /// move keeps changing (by how many iterations it has stood) and when the score falls.
-fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
     let stability = match stable_iterations {
         0 => 140,
         1 => 120,
@@ -176,7 +179,8 @@ pub fn search_threads(
     }
     let shared = AtomicU64::new(0);
     let abort = Arc::new(AtomicBool::new(false));
-    std::thread::scope(|scope| {
+    let mut result = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
         for id in 1..threads {
             let helper_clock =
                 Clock::helper(clock.token().clone(), Arc::clone(&abort), limits.nodes);
@@ -187,19 +191,30 @@ pub fn search_threads(
                 .spawn_scoped(scope, move || {
                     helper_search(&context, &helper_clock, shared, id)
                 });
-            if let Err(e) = spawned {
-                log::warn!("helper thread {id} not started: {e}");
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(e) => log::warn!("helper thread {id} not started: {e}"),
             }
         }
-        let result = main_search(&context, clock, Some(&shared), heuristics, report);
+        let mut result = main_search(&context, clock, Some(&shared), heuristics, report);
         abort.store(true, Ordering::Relaxed);
+        for handle in helpers {
+            // A helper's panic is the search's panic, as if the scope had passed it on.
+            let nodes = handle
+                .join()
+                .unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+            result.thread_nodes.push(nodes);
+        }
         result
-    })
+    });
+    // Every thread has added all its nodes by now.
+    result.last.nodes = shared.load(Ordering::Relaxed);
+    result
 }
 
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
-/// thread is done.
-fn helper_search(context: &Context, clock: &Clock, shared: &AtomicU64, id: usize) {
+/// thread is done. Returns its node count.
+fn helper_search(context: &Context, clock: &Clock, shared: &AtomicU64, id: usize) -> u64 {
     let (game, limits) = (context.game, context.limits);
     let mut searcher = Searcher::new(context.tt, clock, game.repetition_keys());
     searcher.tb = context.tb;
@@ -215,6 +230,8 @@ fn helper_search(context: &Context, clock: &Clock, shared: &AtomicU64, id: usize
             break;
         }
     }
+    searcher.flush_nodes();
+    searcher.nodes
 }
 
 /// The limits with `searchmoves` narrowed to the moves the tables keep, when the root is in
@@ -380,6 +397,7 @@ fn main_search(
         }
     }
 
+    searcher.flush_nodes();
     last.nodes = searcher.total_nodes();
     last.elapsed_ms = clock.elapsed().as_millis() as u64;
     last.hashfull = tt.hashfull();
@@ -393,5 +411,43 @@ fn main_search(
         (None, _) => None,
     };
     *heuristics = std::mem::take(&mut searcher.heuristics);
-    SearchResult { best, ponder, last }
+    SearchResult {
+        best,
+        ponder,
+        last,
+        thread_nodes: vec![searcher.nodes],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
+        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
+        let cases = [
+            ((0, 0), 140),
+            ((1, 0), 120),
+            ((2, 0), 105),
+            ((3, 0), 95),
+            ((4, 0), 80),
+            ((30, 0), 80),
+            ((4, 25), 80),
+            ((4, 26), 96),
+            ((4, 60), 96),
+            ((4, 61), 112),
+            ((0, 61), 196),
+            // A rising score is no reason to think longer.
+            ((0, -300), 140),
+            ((4, -300), 80),
+        ];
+        for ((stable, drop), percent) in cases {
+            assert_eq!(
+                soft_time_percent(stable, drop),
+                percent,
+                "stable {stable}, drop {drop}"
+            );
+        }
+    }
 }

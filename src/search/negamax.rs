@@ -171,6 +171,14 @@ impl<'a> Searcher<'a> {
         self.shared_nodes = Some(counter);
     }
 
+    /// Adds the nodes not yet counted to the shared count (at the end of a search).
+    pub fn flush_nodes(&mut self) {
+        if let Some(c) = self.shared_nodes {
+            c.fetch_add(self.unshared, Ordering::Relaxed);
+            self.unshared = 0;
+        }
+    }
+
     /// Nodes of all threads of this search (this thread's alone when it runs alone).
     pub fn total_nodes(&self) -> u64 {
         match self.shared_nodes {

@@ -168,16 +168,21 @@ impl Clock {
         &self.token
     }
 
-    /// While pondering, time does not count; a `ponderhit` starts the clock.
-    fn still_pondering(&self) -> bool {
+    /// While pondering, time does not count; a `ponderhit` (seen at `now`) starts the clock.
+    fn still_pondering(&self, now: Instant) -> bool {
         if self.pondering.get() {
             if !self.token.ponderhit() {
                 return true;
             }
             self.pondering.set(false);
-            self.limit_start.set(Instant::now());
+            self.limit_start.set(now);
         }
         false
+    }
+
+    /// Time counted against the limits at `now`.
+    fn used(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(self.limit_start.get())
     }
 
     pub fn node_limit_reached(&self, nodes: u64) -> bool {
@@ -186,6 +191,10 @@ impl Clock {
 
     /// Polled every few thousand nodes: must the search stop now?
     pub fn must_stop(&self, nodes: u64) -> bool {
+        self.must_stop_at(nodes, Instant::now())
+    }
+
+    fn must_stop_at(&self, nodes: u64, now: Instant) -> bool {
         if self.token.stop_requested()
             || self.node_limit_reached(nodes)
             || self
@@ -195,16 +204,19 @@ impl Clock {
         {
             return true;
         }
-        if self.still_pondering() || self.infinite {
+        if self.still_pondering(now) || self.infinite {
             return false;
         }
-        self.hard
-            .is_some_and(|h| self.limit_start.get().elapsed() >= h)
+        self.hard.is_some_and(|h| self.used(now) >= h)
     }
 
     /// Checked after each iteration: is another one worth starting?
     pub fn iteration_allowed(&self) -> bool {
-        if self.still_pondering() || self.infinite {
+        self.iteration_allowed_at(Instant::now())
+    }
+
+    fn iteration_allowed_at(&self, now: Instant) -> bool {
+        if self.still_pondering(now) || self.infinite {
             return true;
         }
         self.soft.is_none_or(|s| {
@@ -212,7 +224,7 @@ impl Clock {
             if let Some(h) = self.hard {
                 s = s.min(h);
             }
-            self.limit_start.get().elapsed() < s
+            self.used(now) < s
         })
     }
 
@@ -224,9 +236,14 @@ impl Clock {
         }
     }
 
+    /// The scaling last set by the search (100 until then).
+    pub fn soft_percent(&self) -> u32 {
+        self.soft_percent.get()
+    }
+
     /// `go infinite` and an unanswered `go ponder` hold their `bestmove` until told.
     pub fn must_wait_for_bestmove(&self) -> bool {
-        (self.infinite || self.still_pondering()) && !self.token.stop_requested()
+        (self.infinite || self.still_pondering(Instant::now())) && !self.token.stop_requested()
     }
 }
 
@@ -309,19 +326,57 @@ mod tests {
         assert!(token.stop_requested());
     }
 
+    /// `ms` milliseconds after the clock's `go`.
+    fn at(clock: &Clock, ms: u64) -> Instant {
+        clock.go_start + Duration::from_millis(ms)
+    }
+
     #[test]
-    fn pondering_ignores_time_until_ponderhit() {
+    fn pondering_ignores_time_and_ponderhit_restarts_the_clock() {
         let signals = Arc::new(Signals::default());
         let limits = Limits {
-            movetime: Some(1),
+            movetime: Some(100),
             ponder: true,
             ..Limits::default()
         };
         let clock = Clock::new(&limits, true, 0, StopToken::new(signals.clone()));
-        std::thread::sleep(Duration::from_millis(5));
-        assert!(!clock.must_stop(0));
+        // Ten seconds of pondering, far past the movetime: nothing counts yet.
+        assert!(!clock.must_stop_at(0, at(&clock, 10_000)));
+        assert!(clock.iteration_allowed_at(at(&clock, 10_000)));
         assert!(clock.must_wait_for_bestmove());
         signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+        // The search sees the ponderhit at 20 s; the 100 ms count from there.
+        assert!(!clock.must_stop_at(0, at(&clock, 20_000)));
+        assert!(clock.iteration_allowed_at(at(&clock, 20_099)));
+        assert!(!clock.must_stop_at(0, at(&clock, 20_099)));
+        assert!(clock.must_stop_at(0, at(&clock, 20_100)));
+        assert!(!clock.iteration_allowed_at(at(&clock, 20_100)));
         assert!(!clock.must_wait_for_bestmove());
+    }
+
+    #[test]
+    fn the_search_scales_the_soft_limit_up_to_the_hard_one() {
+        let limits = Limits {
+            wtime: Some(10_000),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, true, 0, StopToken::detached());
+        // allot(10 s) is a soft limit of 400 ms and a hard one of 1600 ms.
+        assert!(clock.iteration_allowed_at(at(&clock, 399)));
+        assert!(!clock.iteration_allowed_at(at(&clock, 400)));
+        clock.set_soft_percent(80);
+        assert_eq!(clock.soft_percent(), 80);
+        assert!(clock.iteration_allowed_at(at(&clock, 319)));
+        assert!(!clock.iteration_allowed_at(at(&clock, 320)));
+        clock.set_soft_percent(196);
+        assert!(clock.iteration_allowed_at(at(&clock, 783)));
+        assert!(!clock.iteration_allowed_at(at(&clock, 784)));
+        // However unsettled the search, the hard limit bounds the soft one ...
+        clock.set_soft_percent(1000);
+        assert!(clock.iteration_allowed_at(at(&clock, 1599)));
+        assert!(!clock.iteration_allowed_at(at(&clock, 1600)));
+        // ... and stops the search inside an iteration.
+        assert!(!clock.must_stop_at(0, at(&clock, 1599)));
+        assert!(clock.must_stop_at(0, at(&clock, 1600)));
     }
 }

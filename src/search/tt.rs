@@ -308,6 +308,94 @@ mod tests {
         );
     }
 
+    /// Two keys that share slot 0 of a 1 MB table (the slot is the key's top bits).
+    const KEY_A: u64 = 1;
+    const KEY_B: u64 = 2;
+
+    fn depth_of(tt: &TranspositionTable, key: u64) -> Option<i32> {
+        tt.probe(key, 0).map(|h| h.depth)
+    }
+
+    #[test]
+    fn a_deep_entry_of_this_search_is_kept_against_a_much_shallower_other_key() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.index(KEY_A), tt.index(KEY_B));
+        tt.store(KEY_A, PackedMove(1), 0, 0, 10, Bound::Exact, 0);
+        // Depth 6 is more than three plies shallower: A stays.
+        tt.store(KEY_B, PackedMove(2), 0, 0, 6, Bound::Exact, 0);
+        assert_eq!(
+            (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
+            (Some(10), None)
+        );
+        // Depth 7 is within three plies: B takes the slot.
+        tt.store(KEY_B, PackedMove(2), 0, 0, 7, Bound::Exact, 0);
+        assert_eq!(
+            (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
+            (None, Some(7))
+        );
+    }
+
+    #[test]
+    fn the_same_key_is_always_overwritten_even_by_a_shallower_result() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(KEY_A, PackedMove(1), 50, 0, 20, Bound::Exact, 0);
+        tt.store(KEY_A, PackedMove(3), -5, 0, 1, Bound::Upper, 0);
+        let hit = tt.probe(KEY_A, 0).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound),
+            (PackedMove(3), -5, 1, Bound::Upper)
+        );
+    }
+
+    #[test]
+    fn entries_of_an_earlier_search_give_way_whatever_their_depth() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.new_search();
+        // Still readable in the next search...
+        assert_eq!(depth_of(&tt, KEY_A), Some(30));
+        // ...but replaced by anything stored in it.
+        tt.store(KEY_B, PackedMove(2), 0, 0, 0, Bound::Lower, 0);
+        assert_eq!(
+            (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
+            (None, Some(0))
+        );
+        // The new entry is of the current search: it is protected in turn.
+        tt.store(KEY_A, PackedMove(1), 0, 0, 0, Bound::Exact, 0);
+        assert_eq!(depth_of(&tt, KEY_A), Some(0));
+        tt.store(KEY_B, PackedMove(2), 0, 0, 20, Bound::Exact, 0);
+        tt.store(KEY_A, PackedMove(1), 0, 0, 16, Bound::Exact, 0);
+        assert_eq!(
+            (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
+            (None, Some(20))
+        );
+    }
+
+    #[test]
+    fn ages_count_modulo_64_and_clear_forgets_everything() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        // 63 searches later the entry is still old...
+        for _ in 0..63 {
+            tt.new_search();
+        }
+        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        assert_eq!(depth_of(&tt, KEY_B), Some(1));
+        // ...and after 64 the age has wrapped round: this deep entry counts as current.
+        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.new_search();
+        for _ in 0..63 {
+            tt.new_search();
+        }
+        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        assert_eq!(
+            (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
+            (Some(30), None)
+        );
+        tt.clear();
+        assert_eq!((depth_of(&tt, KEY_A), tt.hashfull()), (None, 0));
+    }
+
     #[test]
     fn packed_moves_identify_moves_including_castling_and_promotion() {
         use shakmaty::{CastlingMode, Chess, Position, fen::Fen};

@@ -61,12 +61,41 @@ impl Session {
 
     /// The next line, or None when the engine closed stdout or `timeout` passed.
     pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => {
-                self.seen.push(l.clone());
-                Some(l)
+        self.next_event(timeout).ok()
+    }
+
+    /// The next line, or what came instead: the end of the engine's output, or the timeout.
+    pub fn next_event(&mut self, timeout: Duration) -> Result<String, RecvTimeoutError> {
+        let l = self.lines.recv_timeout(timeout)?;
+        self.seen.push(l.clone());
+        Ok(l)
+    }
+
+    /// Reads the rest of the output until the engine closes stdout; panics if it has not by
+    /// `PATIENCE` (an engine that never exits keeps stdout open).
+    pub fn read_to_end(&mut self) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut got = Vec::new();
+        loop {
+            match self.next_event(deadline.saturating_duration_since(Instant::now())) {
+                Ok(l) => got.push(l),
+                Err(RecvTimeoutError::Disconnected) => return got,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("ferrum kept stdout open; read so far: {:#?}", self.seen)
+                }
             }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Waits for the process to exit, failing the test if it has not by `PATIENCE`.
+    pub fn wait_for_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "ferrum did not exit");
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 
@@ -126,14 +155,7 @@ impl Session {
     pub fn quit(mut self) -> std::process::ExitStatus {
         self.send("quit");
         self.close_stdin();
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "ferrum did not exit after quit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.wait_for_exit()
     }
 }
 
@@ -162,16 +184,32 @@ pub fn position(fen: &str) -> Chess {
         .expect("position")
 }
 
-/// The move of a `bestmove` line, checked legal in `pos`.
+/// The move of a `bestmove` line, checked legal in `pos`; a `ponder` move must be legal
+/// after it, and nothing else may follow.
 pub fn legal_bestmove(pos: &Chess, line: &str) -> shakmaty::Move {
-    let token = line.split_whitespace().nth(1).expect("bestmove token");
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(tokens.first(), Some(&"bestmove"), "{line}");
+    let token = tokens.get(1).expect("bestmove token");
+    let fen = |p: &Chess| Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string();
     let uci: UciMove = token.parse().expect("uci move");
-    uci.to_move(pos).unwrap_or_else(|_| {
-        panic!(
-            "illegal bestmove {token} in {}",
-            Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
-        )
-    })
+    let mv = uci
+        .to_move(pos)
+        .unwrap_or_else(|_| panic!("illegal bestmove {token} in {}", fen(pos)));
+    match tokens[2..] {
+        [] => {}
+        ["ponder", reply] => {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            let uci: UciMove = reply.parse().expect("uci ponder move");
+            assert!(
+                uci.to_move(&next).is_ok(),
+                "illegal ponder move {reply} after {token} in {}",
+                fen(&next)
+            );
+        }
+        _ => panic!("malformed bestmove line {line:?}"),
+    }
+    mv
 }
 
 /// The score of the last `info ... score` line among `lines`: ("cp"|"mate", value).
@@ -184,4 +222,17 @@ pub fn last_score(lines: &[String]) -> (String, i32) {
     let t: Vec<&str> = line.split_whitespace().collect();
     let i = t.iter().position(|w| *w == "score").expect("score");
     (t[i + 1].to_string(), t[i + 2].parse().expect("score value"))
+}
+
+/// The node count of the last info line among `lines`.
+pub fn reported_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|w| *w == "nodes")?;
+            t.get(i + 1)?.parse().ok()
+        })
+        .unwrap()
 }
