@@ -398,7 +398,7 @@ fn go(rng: &mut Rng, model: &Model) -> (String, bool) {
 }
 
 fn setoption(rng: &mut Rng) -> String {
-    let (name, good, bad): (&str, &[&str], &[&str]) = match rng.below(9) {
+    let (name, good, bad): (&str, &[&str], &[&str]) = match rng.below(14) {
         0 => (
             "Hash",
             &["1", "2", "8", "16", "32"],
@@ -415,6 +415,18 @@ fn setoption(rng: &mut Rng) -> String {
         5 => ("Ponder", &["true", "false", "TRUE"], &["maybe", "", "1"]),
         6 => ("UCI_Chess960", &["true", "false", "True"], &["yes", ""]),
         7 => ("hash", &["4"], &["99999999999999999999"]),
+        8 => ("UCI_LimitStrength", &["true", "false"], &["on", ""]),
+        9 => ("UCI_Elo", &["1200", "1750", "2300"], &["1199", "2301", "x"]),
+        10 => (
+            "SyzygyPath",
+            &[
+                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy"),
+                "<empty>",
+            ],
+            &["/no/such/dir", "::", ""],
+        ),
+        11 => ("SyzygyProbeDepth", &["1", "5", "100"], &["0", "101", "x"]),
+        12 => ("SyzygyProbeLimit", &["0", "3", "7"], &["8", "-1", "x"]),
         _ => (
             *rng.pick(&["Contempt", "Skill Level", "", "value"]),
             &["10"],
