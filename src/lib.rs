@@ -7,6 +7,7 @@ pub mod engine;
 pub mod epd;
 pub mod eval;
 pub mod eval_params;
+pub mod negamax;
 pub mod perft;
 pub mod position;
 pub mod rng;
