@@ -22,6 +22,7 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum datagen --out FILE [--games N] [--nodes N] [--book FILE] [--random-plies N] [--seed S] [--threads T]
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
+       ferrum connect4 solve [FILE] [--analyze] | bench FILE...   Connect-Four solver (--help)
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
+        Some("connect4") => ferrum::connect4::cli::run(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
