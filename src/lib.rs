@@ -13,5 +13,6 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod tree;
 pub mod tune;
 pub mod uci;

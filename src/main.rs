@@ -23,6 +23,8 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum tune --data FILE [--iterations N] [--rate R] [--l2 L] [--hold-out F] [--freeze-squares] [--out FILE]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum connect4 solve [FILE] [--analyze] | bench FILE...   Connect-Four solver (--help)
+       ferrum tree [--fen FEN | --connect4 MOVES] [--algorithm A] [--depth D] [--max-moves N] [--out FILE]
+                                   draw the search tree as SVG (--help)
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some("tune") => tune_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
         Some("connect4") => ferrum::connect4::cli::run(&args[1..]),
+        Some("tree") => ferrum::tree::cli::run(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())
