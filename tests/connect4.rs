@@ -162,10 +162,12 @@ fn bench_prints_a_row_per_set_and_help_exits_cleanly() {
     let dir = std::env::temp_dir().join(format!("ferrum-c4-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("three");
-    std::fs::write(&file, "4455 18\n44455554221 -15\n4455 0\n").expect("write");
-    let (code, out, err) = ferrum(&["connect4", "bench", &file.to_string_lossy()], "");
+    std::fs::write(&file, "4455 18\n44455554221 -15\n4455 0\n4458 1\n").expect("write");
+    let path = file.to_string_lossy().into_owned();
+    let (code, out, err) = ferrum(&["connect4", "bench", "--repeat", "3", &path], "");
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
     let row: Vec<&str> = out
         .lines()
         .nth(1)
@@ -173,6 +175,12 @@ fn bench_prints_a_row_per_set_and_help_exits_cleanly() {
         .split_whitespace()
         .collect();
     assert_eq!(&row[..3], ["three", "3", "2"]);
+    // The bad line is reported once, not once a run.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("line 4: move 4 '8' is not a column 1-7"),
+        "{err}"
+    );
     let (code, out, _) = ferrum(&["connect4", "--help"], "");
     assert_eq!(code, 0);
     assert!(out.contains("ferrum connect4 bench FILE"));

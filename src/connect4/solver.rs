@@ -207,6 +207,19 @@ mod tests {
     }
 
     #[test]
+    fn probes_split_every_range_and_lean_outward() {
+        for min in -21..21 {
+            for max in min + 1..=21 {
+                let m = split(min, max);
+                assert!(min <= m && m < max, "[{min}, {max}] -> {m}");
+            }
+        }
+        assert_eq!(split(-18, 18), -9);
+        assert_eq!(split(1, 18), 9);
+        assert_eq!(split(-3, 2), -1);
+    }
+
+    #[test]
     fn published_examples_score_as_documented() {
         // "4455": the side to move wins with its 4th stone.
         assert_eq!(solve("4455"), 18);

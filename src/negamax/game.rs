@@ -36,11 +36,13 @@ pub trait Game {
 }
 
 /// Nodes visited by a search and the budget of work it may still spend (a node of the
-/// search proper costs one, a heuristic may spend more); out of budget, searches give None.
+/// search proper costs one, a heuristic may spend more); out of budget, or past a limit on
+/// nodes, searches give None.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effort {
     pub nodes: u64,
     budget: u64,
+    node_limit: u64,
 }
 
 impl Effort {
@@ -49,7 +51,19 @@ impl Effort {
     }
 
     pub fn with_budget(budget: u64) -> Effort {
-        Effort { nodes: 0, budget }
+        Effort {
+            nodes: 0,
+            budget,
+            node_limit: u64::MAX,
+        }
+    }
+
+    /// The same, visiting at most `limit` nodes.
+    pub fn limit_nodes(self, limit: u64) -> Effort {
+        Effort {
+            node_limit: limit,
+            ..self
+        }
     }
 
     pub fn budget_left(&self) -> u64 {
@@ -64,6 +78,9 @@ impl Effort {
 
     /// A node of the search proper: counted, and paid for.
     pub fn visit(&mut self) -> Option<()> {
+        if self.nodes >= self.node_limit {
+            return None;
+        }
         self.spend()?;
         self.nodes += 1;
         Some(())
@@ -116,5 +133,11 @@ mod tests {
         assert_eq!(e.visit(), None);
         assert_eq!(e.nodes, 2);
         assert_eq!(e.budget_left(), 0);
+        let mut e = Effort::unlimited().limit_nodes(2);
+        assert_eq!(e.visit(), Some(()));
+        assert_eq!(e.spend(), Some(()));
+        assert_eq!(e.visit(), Some(()));
+        assert_eq!(e.visit(), None);
+        assert_eq!(e.nodes, 2);
     }
 }

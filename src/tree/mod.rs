@@ -147,11 +147,7 @@ pub fn record<G: Game>(game: G, settings: Settings) -> Result<Picture, String> {
         max_moves: settings.max_moves,
     };
     let mut recorder = Recorder::default();
-    let mut effort = Effort::with_budget(BUDGET);
-    let too_big = format!(
-        "the tree has more than {} nodes: lower --depth or set --max-moves",
-        settings.max_nodes
-    );
+    let mut effort = Effort::with_budget(BUDGET).limit_nodes(settings.max_nodes);
     let value = run(
         &mut game,
         settings.algorithm,
@@ -159,12 +155,16 @@ pub fn record<G: Game>(game: G, settings: Settings) -> Result<Picture, String> {
         &mut effort,
         &mut recorder,
     );
-    if effort.nodes > settings.max_nodes {
-        return Err(too_big);
-    }
-    let value = value.ok_or(format!(
-        "the search spent its budget of {BUDGET} nodes, most of them at the horizon"
-    ))?;
+    let Some(value) = value else {
+        return Err(if effort.nodes >= settings.max_nodes {
+            format!(
+                "the tree has more than {} nodes: lower --depth or set --max-moves",
+                settings.max_nodes
+            )
+        } else {
+            format!("the search spent its budget of {BUDGET} nodes, most of them at the horizon")
+        });
+    };
     let tree = recorder.finish(&mut game);
     let negamax_nodes = if settings.algorithm == Algorithm::Negamax {
         Some(effort.nodes)
