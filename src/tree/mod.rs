@@ -3,6 +3,7 @@
 //! chess or Connect-Four position, optionally only the first few moves of each node.
 
 pub mod cli;
+pub mod legend;
 pub mod record;
 pub mod svg;
 

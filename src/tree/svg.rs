@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::Picture;
+use super::legend::{legend_lines, write_diagram, write_legend};
 use super::record::{Bound, Node, Tree};
 use crate::negamax::{Exit, INF};
 
@@ -36,24 +37,24 @@ pub struct Cell {
     pub glyph: Option<String>,
 }
 
-const FONT: f64 = 14.0;
-const SMALL: f64 = 12.5;
+pub(super) const FONT: f64 = 14.0;
+pub(super) const SMALL: f64 = 12.5;
 const ROW: f64 = 30.0;
 /// The narrowest node box; wider when a move and its value need it.
 const MIN_BOX_W: f64 = 110.0;
 const BOX_H: f64 = 24.0;
 const GAP: f64 = 48.0;
-const MARGIN: f64 = 20.0;
-const LINE: f64 = 22.0;
+pub(super) const MARGIN: f64 = 20.0;
+pub(super) const LINE: f64 = 22.0;
 /// Width of a character at FONT, roughly, to size the canvas around the text.
 const CHAR_W: f64 = 8.2;
-const CELL: f64 = 22.0;
+pub(super) const CELL: f64 = 22.0;
 /// Past this many pruned moves at one cut-off, the rest are one "+N more" box.
 const SHOWN_PRUNED: usize = 3;
 
-const PV_FILL: &str = "#fff1c2";
-const PV_STROKE: &str = "#d97f00";
-const CUT: &str = "#c62828";
+pub(super) const PV_FILL: &str = "#fff1c2";
+pub(super) const PV_STROKE: &str = "#d97f00";
+pub(super) const CUT: &str = "#c62828";
 const GREY: &str = "#9e9e9e";
 
 enum Kind {
@@ -215,59 +216,15 @@ fn box_width(p: &Picture, style: &Style, layout: &Layout) -> f64 {
     (widest + 21.0 + 7.0 + 16.0).max(MIN_BOX_W).ceil()
 }
 
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-fn text_width(s: &str, size: f64) -> f64 {
+pub(super) fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT
-}
-
-/// The legend's lines of text, the title first.
-fn legend_lines(p: &Picture, style: &Style) -> Vec<String> {
-    let s = &p.settings;
-    let limit = s
-        .max_moves
-        .map_or(String::new(), |n| format!(", first {n} moves of each node"));
-    let pv = p.tree.pv_labels().join(" ");
-    let mut lines = vec![
-        style.title.clone(),
-        format!(
-            "{}, depth {}{limit}. Root value {} for {} to move; principal variation: {}.",
-            capitalise(s.algorithm.name()),
-            s.depth,
-            (style.value_text)(p.value),
-            style.sides[0].0,
-            if pv.is_empty() { "none" } else { &pv }
-        ),
-    ];
-    let visited = format!("Nodes visited: {} by {}", p.nodes, s.algorithm.name());
-    lines.push(match p.negamax_nodes {
-        _ if s.algorithm == super::Algorithm::Negamax => {
-            format!("{visited} (it visits every node of the tree).")
-        }
-        Some(all) => format!(
-            "{visited} against {all} by plain negamax on the same tree ({:.0}%).",
-            100.0 * p.nodes as f64 / all.max(1) as f64
-        ),
-        None => format!("{visited}; plain negamax on the same tree exceeds the budget."),
-    });
-    lines.push(format!(
-        "Values are for the side to move at each node (the dot: {} or {}); a node takes the \
-         best of its children's values, negated.",
-        style.sides[0].0, style.sides[1].0
-    ));
-    lines.push(format!("Leaves at the horizon: {}.", style.horizon));
-    lines
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
 
 /// The picture as an SVG document.
@@ -367,86 +324,6 @@ pub fn render(p: &Picture, style: &Style) -> String {
     }
     svg.push_str("</svg>\n");
     svg
-}
-
-fn write_legend(svg: &mut String, lines: &[String], key_top: f64) {
-    for (i, line) in lines.iter().enumerate() {
-        let y = MARGIN + 14.0 + i as f64 * LINE;
-        let weight = if i == 0 { " font-weight=\"bold\"" } else { "" };
-        let _ = writeln!(
-            svg,
-            "<text x=\"{MARGIN}\" y=\"{y:.1}\"{weight}>{}</text>",
-            escape(line)
-        );
-    }
-    // The key: samples of a principal-variation node, a pruned move and a cut-off.
-    let y = key_top;
-    let mut x = MARGIN;
-    let _ = writeln!(
-        svg,
-        "<rect x=\"{x}\" y=\"{y}\" width=\"34\" height=\"18\" rx=\"4\" fill=\"{PV_FILL}\" stroke=\"{PV_STROKE}\" stroke-width=\"2.5\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"{SMALL}\">principal variation</text>",
-        x + 42.0,
-        y + 14.0
-    );
-    x += 42.0 + text_width("principal variation", SMALL) + 24.0;
-    let _ = writeln!(
-        svg,
-        "<rect x=\"{x}\" y=\"{y}\" width=\"34\" height=\"18\" rx=\"4\" fill=\"#f2f2f2\" stroke=\"#b5b5b5\" stroke-dasharray=\"4 3\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"{SMALL}\">pruned: never visited</text>",
-        x + 42.0,
-        y + 14.0
-    );
-    x += 42.0 + text_width("pruned: never visited", SMALL) + 24.0;
-    let _ = writeln!(
-        svg,
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{CUT}\" stroke-width=\"3\" stroke-linecap=\"round\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"{SMALL}\">cut-off (a child reached β)</text>",
-        x + 8.0,
-        y,
-        x + 8.0,
-        y + 18.0,
-        x + 22.0,
-        y + 14.0
-    );
-    x += 22.0 + text_width("cut-off (a child reached β)", SMALL) + 24.0;
-    let _ = writeln!(
-        svg,
-        "<text x=\"{x}\" y=\"{}\" font-size=\"{SMALL}\">≥v / ≤v: only a bound (the node failed high / low)</text>",
-        y + 14.0
-    );
-}
-
-fn write_diagram(svg: &mut String, d: &Diagram, x0: f64, y0: f64) {
-    for (r, row) in d.cells.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            let (x, y) = (x0 + c as f64 * CELL, y0 + r as f64 * CELL);
-            let _ = write!(
-                svg,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\"/>",
-                cell.background
-            );
-            if let Some(disc) = &cell.disc {
-                let _ = write!(
-                    svg,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{disc}\" stroke=\"#333\" stroke-width=\"0.8\"/>",
-                    x + CELL / 2.0,
-                    y + CELL / 2.0,
-                    CELL / 2.0 - 2.5
-                );
-            }
-            if let Some(glyph) = &cell.glyph {
-                let _ = write!(
-                    svg,
-                    "<text x=\"{}\" y=\"{}\" font-size=\"18\" text-anchor=\"middle\">{}</text>",
-                    x + CELL / 2.0,
-                    y + CELL - 4.0,
-                    escape(glyph)
-                );
-            }
-        }
-        svg.push('\n');
-    }
 }
 
 fn write_item(
