@@ -2,11 +2,13 @@
 //! subcommands reach the same code the protocol uses.
 
 pub mod bench;
+pub mod connect4;
 pub mod datagen;
 pub mod engine;
 pub mod epd;
 pub mod eval;
 pub mod eval_params;
+pub mod negamax;
 pub mod nnue;
 pub mod packed;
 pub mod perft;
@@ -16,5 +18,6 @@ pub mod search;
 pub mod strength;
 pub mod syzygy;
 pub mod train;
+pub mod tree;
 pub mod tune;
 pub mod uci;

@@ -26,6 +26,9 @@ const USAGE: &str = "usage: ferrum                      speak UCI on stdin/stdou
        ferrum train --data FILE[,FILE..] --out DIR [--hidden H] [--activation crelu|screlu] [--epochs E] [--batch B] [--lr R] [--wdl W] [--hold-out F] [--threads T] [--seed S] [--resume]
        ferrum eval [--fen FEN]     print the evaluation's terms for each colour
        ferrum tb [FEN] [--path DIRS]  WDL and DTZ from Syzygy tables (FENs from stdin without FEN)
+       ferrum connect4 solve [FILE] [--analyze] | bench FILE...   Connect-Four solver (--help)
+       ferrum tree [--fen FEN | --connect4 MOVES] [--algorithm A] [--depth D] [--max-moves N] [--out FILE]
+                                   draw the search tree as SVG (--help)
        ferrum --version";
 
 fn main() -> ExitCode {
@@ -46,6 +49,8 @@ fn main() -> ExitCode {
         Some("eval") => eval_command(&args[1..]),
         Some("tb" | "probe") => tb_command(&args[1..]),
         Some("train") => train_command(&args[1..]),
+        Some("connect4") => ferrum::connect4::cli::run(&args[1..]),
+        Some("tree") => ferrum::tree::cli::run(&args[1..]),
         Some("--version" | "-V") => {
             println!("{}", ferrum::engine::NAME);
             Ok(())

@@ -6,15 +6,18 @@
 use crate::rng::Lcg;
 
 pub const ELO_MIN: u32 = 1200;
-pub const ELO_MAX: u32 = 2300;
+pub const ELO_MAX: u32 = 2150;
 pub const ELO_DEFAULT: u32 = 1800;
 /// Root moves compared when a weaker move may be chosen.
 pub const CANDIDATES: usize = 4;
 
-/// The node budget at `ELO_MAX`, halved for every `ELO_PER_HALVING` below it (never under
-/// `MIN_NODES`, about a 1-ply search).
+/// The node budget at `ELO_MAX`; it halves every `ELO_PER_HALVING_HIGH` down to `ELO_KNEE`
+/// and every `ELO_PER_HALVING_LOW` below (never under `MIN_NODES`, about a 1-ply search).
+/// Measured against Stockfish's scale, a doubling is worth about 60 Elo at these budgets.
 const NODES_AT_MAX: f64 = 150_000.0;
-const ELO_PER_HALVING: f64 = 100.0;
+const ELO_KNEE: u32 = 1850;
+const ELO_PER_HALVING_HIGH: f64 = 60.0;
+const ELO_PER_HALVING_LOW: f64 = 100.0;
 const MIN_NODES: f64 = 100.0;
 /// Below `SPREAD_KNEE` a weaker root move may be chosen: the spread grows linearly to
 /// `SPREAD_AT_MIN` centipawns at `ELO_MIN`.
@@ -35,8 +38,9 @@ impl Strength {
 
     /// The most nodes a move may search.
     pub fn nodes(self) -> u64 {
-        let below_max = f64::from(ELO_MAX - self.elo);
-        (NODES_AT_MAX * 0.5f64.powf(below_max / ELO_PER_HALVING))
+        let high = f64::from(ELO_MAX - self.elo.max(ELO_KNEE)) / ELO_PER_HALVING_HIGH;
+        let low = f64::from(ELO_KNEE.saturating_sub(self.elo)) / ELO_PER_HALVING_LOW;
+        (NODES_AT_MAX * 0.5f64.powf(high + low))
             .max(MIN_NODES)
             .round() as u64
     }
@@ -94,7 +98,9 @@ mod tests {
         let high = Strength::new(ELO_MAX);
         assert_eq!(low.nodes(), 100);
         assert_eq!(high.nodes(), 150_000);
-        assert_eq!(Strength::new(2200).nodes(), 75_000);
+        assert_eq!(Strength::new(2090).nodes(), 75_000);
+        assert_eq!(Strength::new(1850).nodes(), 4_688);
+        assert_eq!(Strength::new(1750).nodes(), 2_344);
         assert!((low.spread_cp() - 90.0).abs() < 1e-9);
         assert_eq!(high.spread_cp(), 0.0);
         assert_eq!(Strength::new(1800).spread_cp(), 0.0);

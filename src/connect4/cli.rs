@@ -1,0 +1,332 @@
+//! `ferrum connect4`: `solve` scores positions read a line at a time (or every column with
+//! `--analyze`), `bench` solves test sets and compares with their expected scores. A bad
+//! line is reported on stderr with its number and the run goes on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::position::Position;
+use super::solver::Solver;
+use super::table::DEFAULT_BITS;
+
+pub const USAGE: &str = "usage: ferrum connect4 solve [FILE] [--analyze] [--table-bits B]
+         read lines of moves (columns 1-7 from the empty board; a test-set line's expected
+         score after them is ignored) from FILE or stdin; print '<moves> <score> <nodes>
+         <microseconds>', or with --analyze '<moves>' and the score of each column 1-7
+         ('-' for a full one). Scores are for the side to move: 22 minus the stones the
+         winner has played when it wins, negative when the side to move loses, 0 a draw.
+       ferrum connect4 bench FILE... [--repeat N] [--table-bits B]
+         solve each test set ('<moves> <expected score>' lines) with the table reset before
+         every position; print positions, correct scores, mean nodes, mean solving time
+         per position (wall clock; the reset is not timed), CPU time per position (the
+         thread's, the whole set over its positions, so other work on the machine does not
+         count; only for sets of a quarter second or more), and the set's total time;
+         with --repeat N each set is solved N times and the fastest run is shown (on a
+         busy machine a run of a few milliseconds loses whole time slices to other work)
+       --table-bits B: a transposition table of 2^B entries of 8 bytes (10-30, default 16,
+         512 KB: it stays in the cache; larger tables save nodes on early positions but,
+         measured, not time)";
+
+/// Runs `ferrum connect4 ARGS`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    match args.first().map(String::as_str) {
+        Some("solve") => solve_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
+        Some(other) => Err(format!("connect4: unknown command '{other}'\n{USAGE}")),
+        None => Err(format!("connect4: solve or bench?\n{USAGE}")),
+    }
+}
+
+/// Positional arguments, the `--analyze` switch (solve), the repetitions (bench) and the
+/// table size of a subcommand.
+struct Args {
+    positional: Vec<String>,
+    analyze: bool,
+    repeat: u32,
+    table_bits: u32,
+}
+
+fn parse_args(args: &[String], command: &str, solve: bool) -> Result<Args, String> {
+    let mut out = Args {
+        positional: Vec::new(),
+        analyze: false,
+        repeat: 1,
+        table_bits: DEFAULT_BITS,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--analyze" if solve => out.analyze = true,
+            "--repeat" if !solve => {
+                let v = it
+                    .next()
+                    .ok_or(format!("{command}: --repeat needs a value"))?;
+                out.repeat = match v.parse() {
+                    Ok(n @ 1..=100) => n,
+                    _ => return Err(format!("{command}: bad --repeat '{v}' (1-100)")),
+                };
+            }
+            "--table-bits" => {
+                let v = it
+                    .next()
+                    .ok_or(format!("{command}: --table-bits needs a value"))?;
+                out.table_bits = match v.parse() {
+                    Ok(b @ 10..=30) => b,
+                    _ => return Err(format!("{command}: bad --table-bits '{v}' (10-30)")),
+                };
+            }
+            flag if flag.starts_with("--") => {
+                return Err(format!("{command}: unknown flag '{flag}'"));
+            }
+            _ => out.positional.push(a.clone()),
+        }
+    }
+    Ok(out)
+}
+
+fn solve_command(args: &[String]) -> Result<(), String> {
+    let args = parse_args(args, "connect4 solve", true)?;
+    let file = match args.positional.as_slice() {
+        [] => None,
+        [path] => Some(path.as_str()),
+        [_, extra, ..] => return Err(format!("connect4 solve: unexpected argument '{extra}'")),
+    };
+    let analyze = args.analyze;
+    let input: Box<dyn BufRead> = match file {
+        Some(path) => Box::new(BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("cannot read '{path}': {e}"))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let name = file.unwrap_or("stdin");
+    let mut solver = Solver::with_table_bits(args.table_bits);
+    let mut out = std::io::stdout().lock();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read '{name}': {e}"))?;
+        let pos = match parse_line(&line, false) {
+            Ok(Some((pos, _))) => pos,
+            Ok(None) => continue,
+            Err(e) => {
+                eprintln!("ferrum: {name} line {}: {e}", i + 1);
+                continue;
+            }
+        };
+        let moves = line.split_whitespace().next().unwrap_or("");
+        solver.reset();
+        let text = if analyze {
+            let scores = solver.analyze(&pos);
+            let cols: Vec<String> = scores
+                .iter()
+                .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
+                .collect();
+            format!("{moves} {}", cols.join(" "))
+        } else {
+            let start = Instant::now();
+            let score = solver.solve(&pos);
+            let micros = start.elapsed().as_micros();
+            format!("{moves} {score} {} {micros}", solver.nodes())
+        };
+        // A closed pipe (`| head`) ends the run quietly.
+        if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A line of moves, optionally followed by an expected score: the position and that score.
+/// Ok(None) for a blank line; `need_score` makes the score compulsory.
+pub fn parse_line(line: &str, need_score: bool) -> Result<Option<(Position, Option<i32>)>, String> {
+    let mut tokens = line.split_whitespace();
+    let Some(moves) = tokens.next() else {
+        return Ok(None);
+    };
+    let pos = Position::from_moves(moves).map_err(|e| format!("{e} in '{moves}'"))?;
+    let score = match tokens.next() {
+        Some(t) => Some(
+            t.parse::<i32>()
+                .map_err(|_| format!("'{t}' is not a score (after the moves '{moves}')"))?,
+        ),
+        None if need_score => return Err(format!("no expected score after '{moves}'")),
+        None => None,
+    };
+    if let Some(extra) = tokens.next() {
+        return Err(format!("unexpected '{extra}' after the moves and score"));
+    }
+    Ok(Some((pos, score)))
+}
+
+/// One test set's figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SetResult {
+    pub positions: u64,
+    pub correct: u64,
+    pub bad_lines: u64,
+    pub nodes: u64,
+    /// Time spent solving (the table resets between positions are not counted).
+    pub solving: Duration,
+    /// Wall time for the whole set.
+    pub total: Duration,
+    /// Processor time this thread spent on the whole set, where the system tells it.
+    pub cpu: Option<Duration>,
+}
+
+/// Solves every line of `text` (`<moves> <expected>`), resetting the table before each;
+/// bad lines go to `errors` with their number.
+pub fn bench_set(
+    text: &str,
+    solver: &mut Solver,
+    errors: &mut dyn FnMut(usize, String),
+) -> SetResult {
+    let start = Instant::now();
+    let cpu_start = thread_cpu_time();
+    let mut r = SetResult::default();
+    for (i, line) in text.lines().enumerate() {
+        let (pos, expected) = match parse_line(line, true) {
+            Ok(Some((pos, Some(expected)))) => (pos, expected),
+            Ok(_) => continue,
+            Err(e) => {
+                errors(i + 1, e);
+                r.bad_lines += 1;
+                continue;
+            }
+        };
+        solver.reset();
+        let t = Instant::now();
+        let score = solver.solve(&pos);
+        r.solving += t.elapsed();
+        r.positions += 1;
+        r.nodes += solver.nodes();
+        r.correct += u64::from(score == expected);
+    }
+    r.total = start.elapsed();
+    // The system accounts processor time by scheduler ticks: a short set's figure would be
+    // mostly rounding.
+    r.cpu = thread_cpu_time()
+        .zip(cpu_start)
+        .map(|(end, begin)| end.saturating_sub(begin))
+        .filter(|_| r.total >= MIN_CPU_SPAN);
+    r
+}
+
+/// The shortest set whose processor time is reported.
+const MIN_CPU_SPAN: Duration = Duration::from_millis(250);
+
+/// Time this thread has run on a processor (Linux: the first field of its schedstat), so a
+/// benchmark on a busy machine can tell its own work from waiting for a core.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+fn bench_command(args: &[String]) -> Result<(), String> {
+    let args = parse_args(args, "connect4 bench", false)?;
+    let files = &args.positional;
+    if files.is_empty() {
+        return Err("connect4 bench: give one or more test-set files".to_string());
+    }
+    let mut solver = Solver::with_table_bits(args.table_bits);
+    println!(
+        "{:<14} {:>9} {:>8} {:>11} {:>12} {:>12} {:>10}",
+        "set", "positions", "correct", "mean nodes", "mean time", "cpu/pos", "total"
+    );
+    for path in files {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let name = Path::new(path)
+            .file_name()
+            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        let mut best: Option<SetResult> = None;
+        for run in 0..args.repeat {
+            let r = bench_set(&text, &mut solver, &mut |line, e| {
+                // The same lines fail on every run: report them once.
+                if run == 0 {
+                    eprintln!("ferrum: {path} line {line}: {e}");
+                }
+            });
+            if best.is_none_or(|b| r.solving < b.solving) {
+                best = Some(r);
+            }
+        }
+        let Some(r) = best else { continue };
+        let n = r.positions.max(1);
+        let cpu = r.cpu.map_or("-".to_string(), |c| {
+            format_micros(c.as_secs_f64() * 1e6 / n as f64)
+        });
+        println!(
+            "{name:<14} {:>9} {:>8} {:>11.1} {:>12} {cpu:>12} {:>8.2} s",
+            r.positions,
+            r.correct,
+            r.nodes as f64 / n as f64,
+            format_micros(r.solving.as_secs_f64() * 1e6 / n as f64),
+            r.total.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Microseconds as people read them: "4.6 µs", "255 µs", "3.20 ms".
+pub fn format_micros(us: f64) -> String {
+    if us < 100.0 {
+        format!("{us:.1} µs")
+    } else if us < 1000.0 {
+        format!("{us:.0} µs")
+    } else {
+        format!("{:.2} ms", us / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_with_an_optional_score_and_refuse_junk() {
+        let (pos, score) = parse_line("4455 18", false).unwrap().unwrap();
+        assert_eq!((pos.moves(), score), (4, Some(18)));
+        assert_eq!(parse_line("4455", false).unwrap().unwrap().1, None);
+        assert!(parse_line("   ", false).unwrap().is_none());
+        assert!(
+            parse_line("4455", true)
+                .unwrap_err()
+                .contains("no expected score")
+        );
+        assert!(
+            parse_line("4455 x", false)
+                .unwrap_err()
+                .contains("'x' is not a score")
+        );
+        assert!(
+            parse_line("4455 1 2", false)
+                .unwrap_err()
+                .contains("unexpected '2'")
+        );
+        let e = parse_line("44409", false).unwrap_err();
+        assert!(e.contains("move 4 '0' is not a column 1-7"), "{e}");
+    }
+
+    #[test]
+    fn a_bench_counts_correct_scores_and_reports_bad_lines() {
+        let text = "4455 18\n44455554221 -15\n4455 17\n12121215 3\n\n1212121 -18\n";
+        let mut bad = Vec::new();
+        let r = bench_set(text, &mut Solver::new(), &mut |l, e| bad.push((l, e)));
+        assert_eq!((r.positions, r.correct, r.bad_lines), (4, 3, 1));
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, 4);
+        assert!(bad[0].1.contains("after the game was won"), "{}", bad[0].1);
+        assert!(r.nodes > 0);
+    }
+
+    #[test]
+    fn times_read_in_the_unit_that_fits() {
+        assert_eq!(format_micros(4.62), "4.6 µs");
+        assert_eq!(format_micros(255.4), "255 µs");
+        assert_eq!(format_micros(3204.0), "3.20 ms");
+    }
+}

@@ -1,0 +1,74 @@
+//! Connect-Four as a `crate::negamax::Game`, for the generic searches (the tree pictures
+//! and the cross-checks of the solver): moves from the centre out, the solver's scores at
+//! the end of the game, and 0 (unknown, read as a draw) at a horizon.
+
+use super::position::{Position, WIDTH, loss_score};
+use crate::negamax::{Effort, Game};
+
+/// The playable columns (0-based), centre first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Columns {
+    cols: [u8; WIDTH],
+    len: usize,
+}
+
+impl AsRef<[u8]> for Columns {
+    fn as_ref(&self) -> &[u8] {
+        &self.cols[..self.len]
+    }
+}
+
+/// A position the generic searches can play moves on.
+#[derive(Clone, Copy, Debug)]
+pub struct Board(pub Position);
+
+impl Game for Board {
+    type Move = u8;
+    type Moves = Columns;
+
+    fn moves(&self) -> Columns {
+        let mut out = Columns::default();
+        for col in [3, 2, 4, 1, 5, 0, 6] {
+            if self.0.can_play(col) {
+                out.cols[out.len] = col as u8;
+                out.len += 1;
+            }
+        }
+        out
+    }
+
+    fn play(&mut self, col: u8) {
+        self.0.play_col(col as usize);
+    }
+
+    fn undo(&mut self, col: u8) {
+        let cell = self.0.top_stone(col as usize);
+        self.0.undo(cell);
+    }
+
+    fn terminal(&self) -> Option<i32> {
+        if self.0.is_lost() {
+            Some(loss_score(self.0.moves()))
+        } else if self.0.is_full() {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn value_without_moves(&self) -> i32 {
+        0
+    }
+
+    fn heuristic(&mut self, _effort: &mut Effort) -> Option<i32> {
+        Some(0)
+    }
+
+    fn key(&self) -> u64 {
+        self.0.key()
+    }
+
+    fn move_name(&self, col: u8) -> String {
+        (col + 1).to_string()
+    }
+}

@@ -1,0 +1,273 @@
+//! The Connect-Four solver: null-window searches (the generic driver of `crate::negamax`)
+//! over a specialised alpha-beta that never plays into an immediate loss, clamps its window
+//! to the scores still reachable, keeps bounds in a table and tries threatening moves first.
+
+use super::position::{CELLS, Position, WIDTH, loss_score, win_now_score};
+use super::table::{DEFAULT_BITS, Known, Table};
+use crate::negamax::null_window;
+
+/// Enhanced transposition cut-offs are looked for only with more empty cells than this:
+/// near the end, searching a child costs little more than looking it up.
+const ETC_MIN_EMPTY: u32 = 6;
+
+/// Columns from the centre out: central stones take part in more lines.
+const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with the default table.
+    pub fn new() -> Solver {
+        Solver::with_table_bits(DEFAULT_BITS)
+    }
+
+    /// A solver whose table has 2^bits slots (8 bytes each).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+        }
+    }
+
+    /// Forgets the table and the node count, so the next position is solved from scratch.
+    pub fn reset(&mut self) {
+        self.table.reset();
+        self.nodes = 0;
+    }
+
+    /// Positions searched since the last reset.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact score of `pos` for the side to move: 22 minus the winner's stones at the
+    /// end of the game (negative when the side to move loses), 0 for a draw.
+    pub fn solve(&mut self, pos: &Position) -> i32 {
+        if pos.is_lost() {
+            return loss_score(pos.moves());
+        }
+        if pos.is_full() {
+            return 0;
+        }
+        if pos.can_win_next() {
+            return win_now_score(pos.moves());
+        }
+        // The opponent wins with its next stone at worst; we cannot win with ours.
+        let min = -((CELLS - pos.moves()) as i32 / 2);
+        let max = (CELLS - 1 - pos.moves()) as i32 / 2;
+        let found = null_window(min, max, split, |m| Some(self.search(pos, m, m + 1)));
+        let Some(score) = found else {
+            unreachable!("the solver's probes always answer")
+        };
+        score
+    }
+
+    /// The score of playing each column (None for a full one or a finished game).
+    pub fn analyze(&mut self, pos: &Position) -> [Option<i32>; WIDTH] {
+        let mut scores = [None; WIDTH];
+        if pos.is_lost() {
+            return scores;
+        }
+        for (col, score) in scores.iter_mut().enumerate() {
+            if !pos.can_play(col) {
+                continue;
+            }
+            *score = Some(if pos.is_winning_move(col) {
+                win_now_score(pos.moves())
+            } else {
+                let mut child = *pos;
+                child.play_col(col);
+                -self.solve(&child)
+            });
+        }
+        scores
+    }
+
+    /// Fail-soft score of `pos` in the window (alpha, beta). The side to move cannot win
+    /// at once (the caller made sure), and the last move did not win.
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let candidates = pos.non_losing_moves();
+        let moves = pos.moves();
+        if candidates == 0 {
+            // Every move lets the opponent win with its next stone.
+            return -((CELLS - moves) as i32 / 2);
+        }
+        if moves >= CELLS - 2 {
+            // Neither side can win with the last two stones.
+            return 0;
+        }
+        // The opponent cannot win with its next stone (we do not allow it), nor we now:
+        // the score is within [floor, ceiling]. Cut-offs return the tightest bound known.
+        let floor = -((CELLS - 2 - moves) as i32 / 2);
+        if floor >= beta {
+            return floor;
+        }
+        let ceiling = (CELLS - 1 - moves) as i32 / 2;
+        if ceiling <= alpha {
+            return ceiling;
+        }
+        alpha = alpha.max(floor);
+        beta = beta.min(ceiling);
+        let key = pos.key();
+        match self.table.get(key) {
+            Some(Known::AtMost(v)) if v <= alpha => return v,
+            Some(Known::AtMost(v)) => beta = beta.min(v),
+            Some(Known::AtLeast(v)) if v >= beta => return v,
+            Some(Known::AtLeast(v)) => alpha = alpha.max(v),
+            None => {}
+        }
+        let (cells, count) = ordered_moves(pos, candidates);
+        if moves + ETC_MIN_EMPTY < CELLS && count > 1 {
+            for &cell in &cells[..count] {
+                let mut child = *pos;
+                child.play(cell);
+                if let Some(Known::AtMost(u)) = self.table.get(child.key())
+                    && -u >= beta
+                {
+                    self.table.put(key, Known::AtLeast(-u));
+                    return -u;
+                }
+            }
+        }
+        let mut best = floor;
+        for &cell in &cells[..count] {
+            let mut child = *pos;
+            child.play(cell);
+            let score = -self.search(&child, -beta, -alpha);
+            if score >= beta {
+                self.table.put(key, Known::AtLeast(score));
+                return score;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+        }
+        self.table.put(key, Known::AtMost(best));
+        best
+    }
+}
+
+/// The next value to test in [min, max]: the middle, or halfway from zero to the end of the
+/// range on the middle's side when that is farther out. Far from zero a probe is cheap (a
+/// quick win or loss is proved or refuted in a few plies), so those come first.
+fn split(min: i32, max: i32) -> i32 {
+    let mid = null_window::bisect(min, max);
+    if mid <= 0 && min / 2 < mid {
+        min / 2
+    } else if mid >= 0 && max / 2 > mid {
+        max / 2
+    } else {
+        mid
+    }
+}
+
+/// The cells of `candidates` (one per column), the ones leaving most threats of our own
+/// first, ties from the centre out.
+fn ordered_moves(pos: &Position, candidates: u64) -> ([u64; WIDTH], usize) {
+    let mut cells = [0u64; WIDTH];
+    let mut scores = [0u32; WIDTH];
+    let mut count = 0;
+    for col in CENTRE_OUT {
+        let cell = candidates & pos.column_cells(col);
+        if cell == 0 {
+            continue;
+        }
+        let score = pos.threats_after(cell);
+        // Insertion after every entry scoring at least as much: stable, so ties keep the
+        // centre-out order.
+        let mut i = count;
+        while i > 0 && scores[i - 1] < score {
+            cells[i] = cells[i - 1];
+            scores[i] = scores[i - 1];
+            i -= 1;
+        }
+        cells[i] = cell;
+        scores[i] = score;
+        count += 1;
+    }
+    (cells, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve(line: &str) -> i32 {
+        let pos = Position::from_moves(line).unwrap();
+        Solver::new().solve(&pos)
+    }
+
+    #[test]
+    fn probes_split_every_range_and_lean_outward() {
+        for min in -21..21 {
+            for max in min + 1..=21 {
+                let m = split(min, max);
+                assert!(min <= m && m < max, "[{min}, {max}] -> {m}");
+            }
+        }
+        assert_eq!(split(-18, 18), -9);
+        assert_eq!(split(1, 18), 9);
+        assert_eq!(split(-3, 2), -1);
+    }
+
+    #[test]
+    fn published_examples_score_as_documented() {
+        // "4455": the side to move wins with its 4th stone.
+        assert_eq!(solve("4455"), 18);
+        // "44455554221": whatever the side to move plays, the opponent wins with its 7th.
+        assert_eq!(solve("44455554221"), -15);
+    }
+
+    #[test]
+    fn finished_and_immediate_games_need_no_search() {
+        let mut s = Solver::new();
+        let won = Position::from_moves("1212121").unwrap();
+        assert_eq!(s.solve(&won), -18);
+        let win_now = Position::from_moves("121212").unwrap();
+        assert_eq!(s.solve(&win_now), 18);
+        assert_eq!(s.nodes(), 0);
+    }
+
+    #[test]
+    fn analysis_scores_each_column_and_its_best_is_the_position_score() {
+        let pos = Position::from_moves("44455554221").unwrap();
+        let mut s = Solver::new();
+        let scores = s.analyze(&pos);
+        assert!(scores.iter().flatten().all(|&v| v == -15));
+        // A test-set position (Test_L2_R1, line 1) of score 4.
+        let pos = Position::from_moves("5554224333234511764415115").unwrap();
+        let scores = s.analyze(&pos);
+        assert_eq!(scores.iter().flatten().max(), Some(&4));
+        assert_eq!(s.solve(&pos), 4);
+        // Column 5 is full.
+        assert_eq!(scores[4], None);
+        assert_eq!(scores.iter().flatten().count(), 6);
+    }
+
+    #[test]
+    fn moves_leaving_more_threats_come_first_then_the_centre() {
+        let empty = Position::default();
+        let (cells, count) = ordered_moves(&empty, empty.playable());
+        assert_eq!(count, 7);
+        let cols: Vec<usize> = cells.iter().map(|&c| Position::column_of(c)).collect();
+        assert_eq!(cols, CENTRE_OUT);
+        // The first player has columns 2 and 3 of the bottom row: a stone on column 4
+        // opens two winning cells (1 and 5), on 1 or 5 only one, elsewhere none.
+        let pos = Position::from_moves("2636").unwrap();
+        let (cells, count) = ordered_moves(&pos, pos.non_losing_moves());
+        let cols: Vec<usize> = cells[..count]
+            .iter()
+            .map(|&c| Position::column_of(c))
+            .collect();
+        assert_eq!(cols, [3, 4, 0, 2, 1, 5, 6]);
+    }
+}
