@@ -50,7 +50,7 @@ fn the_options_are_advertised_and_bad_values_named() {
     s.is_ready();
     let seen = s.seen.join("\n");
     assert!(
-        seen.contains("value 5000 out of range 1200 to 2150"),
+        seen.contains("value 5000 out of range 1200 to 2050"),
         "{seen}"
     );
     assert!(seen.contains("bad value 'strong'"), "{seen}");

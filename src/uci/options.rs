@@ -208,7 +208,7 @@ mod tests {
         assert!(lines.contains(&"option name SyzygyPath type string default <empty>".to_string()));
         assert!(
             lines.contains(
-                &"option name UCI_Elo type spin default 1800 min 1200 max 2150".to_string()
+                &"option name UCI_Elo type spin default 1800 min 1200 max 2050".to_string()
             )
         );
         assert!(

@@ -416,7 +416,7 @@ fn setoption(rng: &mut Rng) -> String {
         6 => ("UCI_Chess960", &["true", "false", "True"], &["yes", ""]),
         7 => ("hash", &["4"], &["99999999999999999999"]),
         8 => ("UCI_LimitStrength", &["true", "false"], &["on", ""]),
-        9 => ("UCI_Elo", &["1200", "1750", "2150"], &["1199", "2151", "x"]),
+        9 => ("UCI_Elo", &["1200", "1750", "2050"], &["1199", "2051", "x"]),
         10 => (
             "SyzygyPath",
             &[
