@@ -126,17 +126,21 @@ impl Params {
         acc
     }
 
-    /// The raw output y for a sample.
-    pub fn forward(&self, s: &Sample) -> f32 {
-        let (ours, theirs) = s.perspectives();
-        let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
+    /// The output y over the two perspectives' hidden sums.
+    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
         let w2 = &self.v[self.w2()..self.b2()];
         let act = self.activation;
         let mut y = self.v[self.b2()];
-        for (i, x) in a.iter().chain(&b).enumerate() {
+        for (i, x) in ours.iter().chain(theirs).enumerate() {
             y += w2[i] * act.apply(*x);
         }
         y
+    }
+
+    /// The raw output y for a sample.
+    pub fn forward(&self, s: &Sample) -> f32 {
+        let (ours, theirs) = s.perspectives();
+        self.output(&self.accumulate(&ours), &self.accumulate(&theirs))
     }
 
     /// Adds the gradient of `scale` x this sample's loss to `grad`; returns the loss.
@@ -146,11 +150,7 @@ impl Params {
         let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
         let (w2_at, b2_at, b1_at) = (self.w2(), self.b2(), self.b1());
         let act = self.activation;
-        let mut y = self.v[b2_at];
-        for (i, x) in a.iter().chain(&b).enumerate() {
-            y += self.v[w2_at + i] * act.apply(*x);
-        }
-        let p = sigmoid(y);
+        let p = sigmoid(self.output(&a, &b));
         let err = p - s.target;
         let g = scale * 2.0 * err * p * (1.0 - p);
         grad[b2_at] += g;
