@@ -192,11 +192,7 @@ fn train_command(args: &[String]) -> Result<(), String> {
     }
     let mut samples = Vec::new();
     for path in data.split(',') {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-        let (records, warning) = ferrum::packed::read_records(std::io::BufReader::new(file))?;
-        if let Some(w) = warning {
-            eprintln!("train: warning: {path}: {w}");
-        }
+        let records = ferrum::packed::read_file(path, "train")?;
         let before = samples.len();
         samples.extend(
             records
@@ -454,11 +450,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
 }
 
 fn datagen_stats(path: &str) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-    let (records, warning) = ferrum::packed::read_records(std::io::BufReader::new(file))?;
-    if let Some(w) = warning {
-        eprintln!("datagen: warning: {w}");
-    }
+    let records = ferrum::packed::read_file(path, "datagen")?;
     for line in ferrum::packed::stats(&records) {
         println!("{line}");
     }

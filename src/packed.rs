@@ -215,6 +215,17 @@ pub fn read_records(mut input: impl Read) -> Result<(Vec<Record>, Option<String>
     Ok((records, warning))
 }
 
+/// Reads every whole record of the file at `path`; a cut record at its end is reported on
+/// stderr as a warning from `who`, naming the file.
+pub fn read_file(path: &str, who: &str) -> Result<Vec<Record>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+    let (records, warning) = read_records(std::io::BufReader::new(file))?;
+    if let Some(w) = warning {
+        eprintln!("{who}: warning: {path}: {w}");
+    }
+    Ok(records)
+}
+
 /// Makes a file ready for appending records: a cut record left by an interrupted run is
 /// dropped, so new records stay aligned. Returns the number of bytes dropped.
 pub fn trim_cut_record(file: &mut std::fs::File) -> Result<u64, String> {
