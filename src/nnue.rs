@@ -13,7 +13,7 @@
 //! 12..14  QA           14..16 QB                  16..24 hash of the training settings
 //! ```
 
-use shakmaty::{Chess, Color, Piece, Position, Square};
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
@@ -182,6 +182,14 @@ impl Network {
         out
     }
 
+    /// Adds (`sign` 1) or takes off (-1) the first-layer row of input `index`.
+    fn add_row(&self, sums: &mut [i32], index: usize, sign: i32) {
+        let row = &self.w1[index * self.hidden..(index + 1) * self.hidden];
+        for (a, &w) in sums.iter_mut().zip(row) {
+            *a += sign * i32::from(w);
+        }
+    }
+
     /// The first layer's sums for `perspective`, from scratch.
     pub fn refresh(&self, pos: &Chess, perspective: Color) -> Vec<i32> {
         let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
@@ -224,10 +232,70 @@ impl Network {
     }
 }
 
+/// The first layer's sums of one position for both perspectives (indexed by colour), kept
+/// per ply in the search and brought up to date from the parent's by the pieces that moved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    pub sums: [Vec<i32>; 2],
+}
+
+impl Accumulator {
+    /// Both perspectives' sums of `board` from scratch.
+    pub fn refresh(&mut self, net: &Network, board: &Board) {
+        for perspective in Color::ALL {
+            let sums = &mut self.sums[perspective as usize];
+            sums.clear();
+            sums.extend(net.b1.iter().map(|&b| i32::from(b)));
+            for (sq, piece) in board.iter() {
+                net.add_row(sums, feature(perspective, sq, piece), 1);
+            }
+        }
+    }
+
+    /// The sums of `after` from `parent`, the sums of `before`: the rows of the pieces that
+    /// left a square are taken off and those of the pieces that arrived added. Comparing the
+    /// boards covers every kind of move (castling in any starting position, en passant,
+    /// promotions); a null move changes nothing.
+    pub fn update_from(
+        &mut self,
+        net: &Network,
+        parent: &Accumulator,
+        before: &Board,
+        after: &Board,
+    ) {
+        for perspective in Color::ALL {
+            let i = perspective as usize;
+            self.sums[i].clone_from(&parent.sums[i]);
+        }
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let was = before.by_piece(Piece { color, role });
+                let now = after.by_piece(Piece { color, role });
+                if was == now {
+                    continue;
+                }
+                let piece = Piece { color, role };
+                for (squares, sign) in [(was & !now, -1), (now & !was, 1)] {
+                    for sq in squares {
+                        for perspective in Color::ALL {
+                            let sums = &mut self.sums[perspective as usize];
+                            net.add_row(sums, feature(perspective, sq, piece), sign);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The network's output for `turn` to move, in centipawns.
+    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
+        net.output(&self.sums[turn as usize], &self.sums[turn.other() as usize])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Role;
 
     #[test]
     fn features_mirror_between_the_two_sides() {
@@ -263,5 +331,149 @@ mod tests {
         let e = Network::from_bytes(b"NOPE....").unwrap_err();
         assert!(e.contains("magic"), "{e}");
         assert!(Network::from_bytes(&[]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod accumulator_tests {
+    use super::*;
+    use crate::position::Game;
+    use crate::rng::Lcg;
+
+    /// A net with varied made-up weights, enough to tell any two inputs apart.
+    fn test_net(activation: Activation) -> Network {
+        let hidden = 8;
+        let mut rng = Lcg(99);
+        let mut small = || (rng.next_u64() % 201) as i16 - 100;
+        Network {
+            hidden,
+            activation,
+            settings_hash: 0,
+            w1: (0..INPUTS * hidden).map(|_| small()).collect(),
+            b1: (0..hidden).map(|_| small()).collect(),
+            w2: (0..2 * hidden).map(|_| small()).collect(),
+            b2: 500,
+        }
+    }
+
+    /// Random games (with null moves) from standard and Chess960 starts: after every move
+    /// the incrementally kept sums equal a refresh, and so does the evaluation.
+    #[test]
+    fn incremental_sums_equal_a_refresh_after_random_games() {
+        let net = test_net(Activation::SCReLU);
+        let starts = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+            ),
+            // Castling both ways, en passant and promotions come up quickly from these.
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2P5/8/3pP3/8/8/5p2/k1K5 w - d6 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
+        ];
+        let mut rng = Lcg(2024);
+        let (mut castles, mut en_passants, mut promotions, mut nulls) = (0, 0, 0, 0);
+        for (fen, chess960) in starts {
+            for _ in 0..40 {
+                let mut game = Game::from_fen(fen, chess960).unwrap();
+                let mut acc = Accumulator::default();
+                acc.refresh(&net, game.pos.board());
+                for _ in 0..60 {
+                    let moves = game.pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let before = game.pos.clone();
+                    let null = rng.next_u64() % 10 == 0 && !before.is_check();
+                    if null {
+                        game.pos = before.clone().swap_turn().unwrap();
+                        nulls += 1;
+                    } else {
+                        // En passant is rare in random play: take it when it comes up.
+                        let m = match moves.iter().find(|m| m.is_en_passant()) {
+                            Some(&ep) => ep,
+                            None => moves[(rng.next_u64() as usize) % moves.len()],
+                        };
+                        castles += usize::from(m.is_castle());
+                        en_passants += usize::from(m.is_en_passant());
+                        promotions += usize::from(m.is_promotion());
+                        game.play(m);
+                    }
+                    let mut next = Accumulator::default();
+                    next.update_from(&net, &acc, before.board(), game.pos.board());
+                    let mut fresh = Accumulator::default();
+                    fresh.refresh(&net, game.pos.board());
+                    assert_eq!(
+                        next,
+                        fresh,
+                        "{}",
+                        shakmaty::fen::Fen::from_position(
+                            &game.pos,
+                            shakmaty::EnPassantMode::Legal
+                        )
+                    );
+                    assert_eq!(
+                        next.evaluate(&net, game.pos.turn()),
+                        net.evaluate(&game.pos)
+                    );
+                    acc = next;
+                }
+            }
+        }
+        assert!(
+            castles > 20 && en_passants > 5 && promotions > 20 && nulls > 100,
+            "{castles} castles, {en_passants} en passant, {promotions} promotions, {nulls} nulls"
+        );
+    }
+
+    /// A position and its colour flip (board mirrored, colours swapped, the other side to
+    /// move) get the same evaluation: the network sees each side from its own view.
+    #[test]
+    fn the_evaluation_is_symmetric_under_a_colour_flip() {
+        let net = test_net(Activation::CReLU);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2P5/8/3pP3/8/8/5p2/k1K5 w - - 0 1",
+        ] {
+            let pos = Game::from_fen(fen, false).unwrap().pos;
+            let flipped = Game::from_fen(&colour_flip(fen), false).unwrap().pos;
+            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
+        }
+    }
+
+    /// The FEN of the colour-flipped position (castling and en passant dropped).
+    fn colour_flip(fen: &str) -> String {
+        let mut fields = fen.split(' ');
+        let board = fields.next().unwrap_or("");
+        let turn = fields.next().unwrap_or("w");
+        let ranks: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let turn = if turn == "w" { "b" } else { "w" };
+        format!("{} {turn} - - 0 1", ranks.join("/"))
     }
 }
