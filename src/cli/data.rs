@@ -123,8 +123,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     let every = (config.games / 100).clamp(1, 100);
     let bar = progress::bar(config.games as u64, "games");
     let (games, positions) = datagen::run(&config, &mut sink, &mut |g, p| {
-        bar.set_position(g as u64);
         bar.set_message(format!("{p} positions, {:.0}/s", rate(p)));
+        bar.set_position(g as u64);
         if g % every == 0 || g == config.games {
             let line = format!(
                 "datagen: {g}/{} games, {p} positions, {} s, {:.0} positions/s",
@@ -198,8 +198,8 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
     );
     let bar = progress::bar(settings.iterations as u64, "iterations");
     let outcome = tune::tune(train, held_out, settings, &mut |t, l, v| {
-        bar.set_position(t as u64);
         bar.set_message(format!("loss {l:.6}"));
+        bar.set_position(t as u64);
         progress::note(
             &bar,
             &format!("tune: iteration {t}, loss {l:.6}, held-out loss {v:.6}"),

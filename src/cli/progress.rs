@@ -19,6 +19,8 @@ pub fn bar(len: u64, unit: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(&template(unit))
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style.progress_chars("=> "));
+    // Drawn at once: the first step of a long run may take minutes.
+    bar.tick();
     bar
 }
 

@@ -129,7 +129,9 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     // The trainer reports once an epoch: the bar counts epochs, its clock shows the run lives.
     let bar = progress::bar(settings.epochs as u64, "epochs");
     bar.set_position(epoch as u64);
-    bar.enable_steady_tick(std::time::Duration::from_secs(1));
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
+    }
     let trained = train::train(
         &mut samples,
         &valid,
