@@ -181,6 +181,18 @@ pub fn to_json(file: &str, outcomes: &[Outcome]) -> String {
 
 /// Runs a suite's text; prints one line per position and `<file> solved X/N` last.
 pub fn run(name: &str, text: &str, limits: &Limits, setup: Setup, out: &Out) -> Vec<Outcome> {
+    run_with(name, text, limits, setup, out, &mut |_| {})
+}
+
+/// `run`, telling `progress` after each position whether it was solved.
+pub fn run_with(
+    name: &str,
+    text: &str,
+    limits: &Limits,
+    setup: Setup,
+    out: &Out,
+    progress: &mut dyn FnMut(bool),
+) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
     let mut total = 0;
     let start = Instant::now();
@@ -193,6 +205,7 @@ pub fn run(name: &str, text: &str, limits: &Limits, setup: Setup, out: &Out) -> 
             Ok(r) => r,
             Err(e) => {
                 out.line(&format!("line {}: skipped: {e}", i + 1));
+                progress(false);
                 continue;
             }
         };
@@ -211,9 +224,13 @@ pub fn run(name: &str, text: &str, limits: &Limits, setup: Setup, out: &Out) -> 
                     o.solved_at_ms.map_or("-".to_string(), |t| format!("{t}ms")),
                     o.solved_depth.map_or(o.depth, |d| d),
                 ));
+                progress(o.solved);
                 outcomes.push(o);
             }
-            Err(e) => out.line(&format!("line {}: error: {e}", i + 1)),
+            Err(e) => {
+                out.line(&format!("line {}: error: {e}", i + 1));
+                progress(false);
+            }
         }
     }
     let solved = outcomes.iter().filter(|o| o.solved).count();

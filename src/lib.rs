@@ -2,6 +2,7 @@
 //! subcommands reach the same code the protocol uses.
 
 pub mod bench;
+pub mod cli;
 pub mod connect4;
 pub mod datagen;
 pub mod engine;

@@ -237,6 +237,17 @@ pub fn parse_suite_line(line: &str) -> Result<SuiteEntry, String> {
 /// Runs a suite file's text; prints a line per failure and `N passed, M failed` last.
 /// Returns (passed, failed). Chess960 castling (Shredder-FEN) is recognised per line.
 pub fn run_suite(text: &str, max_depth: u32, config: PerftConfig, out: &Out) -> (usize, usize) {
+    run_suite_with(text, max_depth, config, out, &mut |_| {})
+}
+
+/// `run_suite`, telling `progress` after each position whether it passed.
+pub fn run_suite_with(
+    text: &str,
+    max_depth: u32,
+    config: PerftConfig,
+    out: &Out,
+    progress: &mut dyn FnMut(bool),
+) -> (usize, usize) {
     let (mut passed, mut failed) = (0, 0);
     // One table for the whole suite: its keys include the depth, so positions share it safely.
     let table = PerftTable::new(config.hash_mb);
@@ -250,6 +261,7 @@ pub fn run_suite(text: &str, max_depth: u32, config: PerftConfig, out: &Out) -> 
             Err(e) => {
                 out.line(&format!("line {}: skipped: {e}", i + 1));
                 failed += 1;
+                progress(false);
                 continue;
             }
         };
@@ -258,6 +270,7 @@ pub fn run_suite(text: &str, max_depth: u32, config: PerftConfig, out: &Out) -> 
             Err(e) => {
                 out.line(&format!("line {}: FAIL {e}", i + 1));
                 failed += 1;
+                progress(false);
                 continue;
             }
         };
@@ -286,6 +299,7 @@ pub fn run_suite(text: &str, max_depth: u32, config: PerftConfig, out: &Out) -> 
         } else {
             failed += 1;
         }
+        progress(ok);
     }
     out.line(&format!("{passed} passed, {failed} failed"));
     (passed, failed)

@@ -115,10 +115,10 @@ fn ferrum(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 #[test]
-fn solve_reports_bad_lines_by_number_and_goes_on() {
+fn solve_reports_bad_lines_by_number_goes_on_and_fails_at_the_end() {
     let input = "4455\n44448\n4444444\n1212121 3\n12121213\n44x\n\n44455554221 -15\n";
     let (code, out, err) = ferrum(&["connect4", "solve"], input);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 2, "{err}");
     let scores: Vec<(&str, &str)> = out
         .lines()
         .map(|l| {
@@ -144,7 +144,13 @@ fn solve_reports_bad_lines_by_number_and_goes_on() {
         err.contains("line 6: move 3 'x' is not a column 1-7"),
         "{err}"
     );
-    assert_eq!(err.lines().count(), 4, "{err}");
+    assert!(
+        err.contains("connect4 solve: 4 bad line(s) in stdin"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 5, "{err}");
+    let (code, _, err) = ferrum(&["connect4", "solve"], "4455\n\n44455554221 -15\n");
+    assert_eq!((code, err.as_str()), (0, ""));
 }
 
 #[test]
@@ -186,5 +192,8 @@ fn bench_prints_a_row_per_set_and_help_exits_cleanly() {
     assert!(out.contains("ferrum connect4 bench FILE"));
     let (code, _, err) = ferrum(&["connect4", "frobnicate"], "");
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command 'frobnicate'"));
+    assert!(
+        err.contains("unrecognized subcommand 'frobnicate'"),
+        "{err}"
+    );
 }

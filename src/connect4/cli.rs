@@ -1,101 +1,98 @@
 //! `ferrum connect4`: `solve` scores positions read a line at a time (or every column with
 //! `--analyze`), `bench` solves test sets and compares with their expected scores. A bad
-//! line is reported on stderr with its number and the run goes on.
+//! line is reported on stderr with its number and the run goes on; `solve` then exits non-zero.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use clap::{Args, Subcommand};
+
 use super::position::Position;
 use super::solver::Solver;
 use super::table::DEFAULT_BITS;
+use crate::cli::progress;
 
-pub const USAGE: &str = "usage: ferrum connect4 solve [FILE] [--analyze] [--table-bits B]
-         read lines of moves (columns 1-7 from the empty board; a test-set line's expected
-         score after them is ignored) from FILE or stdin; print '<moves> <score> <nodes>
-         <microseconds>', or with --analyze '<moves>' and the score of each column 1-7
-         ('-' for a full one). Scores are for the side to move: 22 minus the stones the
-         winner has played when it wins, negative when the side to move loses, 0 a draw.
-       ferrum connect4 bench FILE... [--repeat N] [--table-bits B]
-         solve each test set ('<moves> <expected score>' lines) with the table reset before
-         every position; print positions, correct scores, mean nodes, mean solving time
-         per position (wall clock; the reset is not timed), CPU time per position (the
-         thread's, the whole set over its positions, so other work on the machine does not
-         count; only for sets of a quarter second or more), and the set's total time;
-         with --repeat N each set is solved N times and the fastest run is shown (on a
-         busy machine a run of a few milliseconds loses whole time slices to other work)
-       --table-bits B: a transposition table of 2^B entries of 8 bytes (10-30, default 16,
-         512 KB: it stays in the cache; larger tables save nodes on early positions but,
-         measured, not time)";
+/// The two forms, as the help's usage line.
+pub const USAGE: &str = "ferrum connect4 solve [FILE] [--analyze] [--table-bits B]
+       ferrum connect4 bench FILE... [--repeat N] [--table-bits B]";
 
-/// Runs `ferrum connect4 ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    match args.first().map(String::as_str) {
-        Some("solve") => solve_command(&args[1..]),
-        Some("bench") => bench_command(&args[1..]),
-        Some(other) => Err(format!("connect4: unknown command '{other}'\n{USAGE}")),
-        None => Err(format!("connect4: solve or bench?\n{USAGE}")),
+#[derive(Args, Debug)]
+#[command(override_usage = USAGE)]
+pub struct Connect4Args {
+    #[command(subcommand)]
+    pub command: Connect4Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Connect4Command {
+    /// Score positions given as lines of moves (columns 1-7 from the empty board)
+    #[command(
+        long_about = "Reads lines of moves (columns 1-7 from the empty board; a test-set \
+        line's expected score after them is ignored) from FILE or stdin and prints \
+        '<moves> <score> <nodes> <microseconds>', or with --analyze '<moves>' and the score of \
+        each column 1-7 ('-' for a full one). Scores are for the side to move: 22 minus the \
+        stones the winner has played when it wins, negative when the side to move loses, 0 a \
+        draw. A bad line is reported on stderr with its number and the run goes on; the exit \
+        status is then non-zero."
+    )]
+    Solve(SolveArgs),
+    /// Solve test sets and compare with their expected scores
+    #[command(
+        long_about = "Solves each test set ('<moves> <expected score>' lines) with the \
+        table reset before every position; prints positions, correct scores, mean nodes, mean \
+        solving time per position (wall clock; the reset is not timed), CPU time per position \
+        (the thread's, the whole set over its positions, so other work on the machine does not \
+        count; only for sets of a quarter second or more), and the set's total time."
+    )]
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Lines of moves (default: stdin)
+    #[arg(value_name = "FILE")]
+    pub file: Option<String>,
+    /// Print the score of every column instead of the position's
+    #[arg(long)]
+    pub analyze: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Test sets: '<moves> <expected score>' lines
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Solve each set N times and show the fastest run (on a busy machine a run of a few
+    /// milliseconds loses whole time slices to other work)
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    #[command(flatten)]
+    pub table: TableArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// A transposition table of 2^B entries of 8 bytes (10-30); the default, 16 (512 KB),
+    /// stays in the cache: larger tables save nodes on early positions but, measured, not time
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_BITS,
+          value_parser = clap::value_parser!(u32).range(10..=30))]
+    pub table_bits: u32,
+}
+
+/// Runs `ferrum connect4 solve|bench`.
+pub fn run(args: Connect4Args) -> Result<(), String> {
+    match args.command {
+        Connect4Command::Solve(a) => solve_command(a),
+        Connect4Command::Bench(a) => bench_command(a),
     }
 }
 
-/// Positional arguments, the `--analyze` switch (solve), the repetitions (bench) and the
-/// table size of a subcommand.
-struct Args {
-    positional: Vec<String>,
-    analyze: bool,
-    repeat: u32,
-    table_bits: u32,
-}
-
-fn parse_args(args: &[String], command: &str, solve: bool) -> Result<Args, String> {
-    let mut out = Args {
-        positional: Vec::new(),
-        analyze: false,
-        repeat: 1,
-        table_bits: DEFAULT_BITS,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--analyze" if solve => out.analyze = true,
-            "--repeat" if !solve => {
-                let v = it
-                    .next()
-                    .ok_or(format!("{command}: --repeat needs a value"))?;
-                out.repeat = match v.parse() {
-                    Ok(n @ 1..=100) => n,
-                    _ => return Err(format!("{command}: bad --repeat '{v}' (1-100)")),
-                };
-            }
-            "--table-bits" => {
-                let v = it
-                    .next()
-                    .ok_or(format!("{command}: --table-bits needs a value"))?;
-                out.table_bits = match v.parse() {
-                    Ok(b @ 10..=30) => b,
-                    _ => return Err(format!("{command}: bad --table-bits '{v}' (10-30)")),
-                };
-            }
-            flag if flag.starts_with("--") => {
-                return Err(format!("{command}: unknown flag '{flag}'"));
-            }
-            _ => out.positional.push(a.clone()),
-        }
-    }
-    Ok(out)
-}
-
-fn solve_command(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args, "connect4 solve", true)?;
-    let file = match args.positional.as_slice() {
-        [] => None,
-        [path] => Some(path.as_str()),
-        [_, extra, ..] => return Err(format!("connect4 solve: unexpected argument '{extra}'")),
-    };
+fn solve_command(args: SolveArgs) -> Result<(), String> {
+    let file = args.file.as_deref();
     let analyze = args.analyze;
     let input: Box<dyn BufRead> = match file {
         Some(path) => Box::new(BufReader::new(
@@ -104,8 +101,9 @@ fn solve_command(args: &[String]) -> Result<(), String> {
         None => Box::new(std::io::stdin().lock()),
     };
     let name = file.unwrap_or("stdin");
-    let mut solver = Solver::with_table_bits(args.table_bits);
+    let mut solver = Solver::with_table_bits(args.table.table_bits);
     let mut out = std::io::stdout().lock();
+    let mut bad = 0;
     for (i, line) in input.lines().enumerate() {
         let line = line.map_err(|e| format!("cannot read '{name}': {e}"))?;
         let pos = match parse_line(&line, false) {
@@ -113,6 +111,7 @@ fn solve_command(args: &[String]) -> Result<(), String> {
             Ok(None) => continue,
             Err(e) => {
                 eprintln!("ferrum: {name} line {}: {e}", i + 1);
+                bad += 1;
                 continue;
             }
         };
@@ -136,7 +135,11 @@ fn solve_command(args: &[String]) -> Result<(), String> {
             break;
         }
     }
-    Ok(())
+    // The good lines are all answered; the status tells a script that some were not.
+    match bad {
+        0 => Ok(()),
+        n => Err(format!("connect4 solve: {n} bad line(s) in {name}")),
+    }
 }
 
 /// A line of moves, optionally followed by an expected score: the position and that score.
@@ -183,6 +186,16 @@ pub fn bench_set(
     solver: &mut Solver,
     errors: &mut dyn FnMut(usize, String),
 ) -> SetResult {
+    bench_set_with(text, solver, errors, &mut || {})
+}
+
+/// `bench_set`, calling `solved` after each position (outside the timed part).
+pub fn bench_set_with(
+    text: &str,
+    solver: &mut Solver,
+    errors: &mut dyn FnMut(usize, String),
+    solved: &mut dyn FnMut(),
+) -> SetResult {
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
     let mut r = SetResult::default();
@@ -203,6 +216,7 @@ pub fn bench_set(
         r.positions += 1;
         r.nodes += solver.nodes();
         r.correct += u64::from(score == expected);
+        solved();
     }
     r.total = start.elapsed();
     // The system accounts processor time by scheduler ticks: a short set's figure would be
@@ -225,31 +239,41 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(nanos))
 }
 
-fn bench_command(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args, "connect4 bench", false)?;
-    let files = &args.positional;
-    if files.is_empty() {
-        return Err("connect4 bench: give one or more test-set files".to_string());
+fn bench_command(args: BenchArgs) -> Result<(), String> {
+    let mut solver = Solver::with_table_bits(args.table.table_bits);
+    let mut sets = Vec::new();
+    for path in &args.files {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        sets.push((path, text));
     }
-    let mut solver = Solver::with_table_bits(args.table_bits);
     println!(
         "{:<14} {:>9} {:>8} {:>11} {:>12} {:>12} {:>10}",
         "set", "positions", "correct", "mean nodes", "mean time", "cpu/pos", "total"
     );
-    for path in files {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let lines: usize = sets.iter().map(|(_, t)| t.lines().count()).sum();
+    let bar = progress::bar(lines as u64 * u64::from(args.repeat), "lines");
+    for (path, text) in &sets {
         let name = Path::new(path)
             .file_name()
-            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+        bar.set_message(name.clone());
         let mut best: Option<SetResult> = None;
         for run in 0..args.repeat {
-            let r = bench_set(&text, &mut solver, &mut |line, e| {
-                // The same lines fail on every run: report them once.
-                if run == 0 {
-                    eprintln!("ferrum: {path} line {line}: {e}");
-                }
-            });
+            let done = bar.position();
+            let r = bench_set_with(
+                text,
+                &mut solver,
+                &mut |line, e| {
+                    // The same lines fail on every run: report them once.
+                    if run == 0 {
+                        progress::note(&bar, &format!("ferrum: {path} line {line}: {e}"));
+                    }
+                },
+                &mut || bar.inc(1),
+            );
+            // Blank and bad lines count as done too.
+            bar.set_position(done + text.lines().count() as u64);
             if best.is_none_or(|b| r.solving < b.solving) {
                 best = Some(r);
             }
@@ -259,7 +283,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         let cpu = r.cpu.map_or("-".to_string(), |c| {
             format_micros(c.as_secs_f64() * 1e6 / n as f64)
         });
-        println!(
+        let row = format!(
             "{name:<14} {:>9} {:>8} {:>11.1} {:>12} {cpu:>12} {:>8.2} s",
             r.positions,
             r.correct,
@@ -267,7 +291,9 @@ fn bench_command(args: &[String]) -> Result<(), String> {
             format_micros(r.solving.as_secs_f64() * 1e6 / n as f64),
             r.total.as_secs_f64()
         );
+        bar.suspend(|| println!("{row}"));
     }
+    bar.finish_and_clear();
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! `ferrum tree`: reads the position and settings from the command line, records the
 //! search, and writes the SVG with the game's names, value format and diagram.
 
+use clap::Args;
 use shakmaty::{Color, Position as _, Role, Square};
 
 use super::svg::{Cell, Diagram, Style, render};
@@ -11,57 +12,57 @@ use crate::position::Game as ChessGame;
 use crate::search::reference::ChessLine;
 use crate::search::score::{MATE, MATE_BOUND};
 
-pub const USAGE: &str =
-    "usage: ferrum tree [--fen FEN | --connect4 MOVES] [--algorithm A] [--depth D]
-                   [--max-moves N] [--max-nodes N] [--out FILE]
-       draw the tree a search visits as SVG (to FILE, or stdout): each node with the move
-       into it and its value for the side to move, the principal variation highlighted,
-       cut-offs in red with their window (alpha, beta), pruned moves greyed, and the nodes
-       visited against plain negamax on the same tree.
-       --fen FEN          a chess position (default: the start position); moves best-first
-                          by the evaluation after them, leaves valued by quiescence search
-       --connect4 MOVES   a Connect-Four position (columns 1-7 from the empty board)
-       --algorithm A      negamax, alphabeta (default) or alphabeta-tt
-       --depth D          plies to search (default 3)
-       --max-moves N      search only the first N moves of each node
-       --max-nodes N      refuse trees larger than N nodes (default 400)";
+/// The command's form, as the help's usage line.
+pub const USAGE: &str = "ferrum tree [--fen FEN | --connect4 MOVES] [--algorithm A] [--depth D]
+                   [--max-moves N] [--max-nodes N] [--out FILE]";
 
-/// Runs `ferrum tree ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut fen = None;
-    let mut connect4 = None;
-    let mut out = None;
-    let mut settings = Settings {
-        algorithm: Algorithm::AlphaBeta,
-        depth: 3,
-        max_moves: None,
-        max_nodes: 400,
+#[derive(Args, Debug)]
+#[command(
+    override_usage = USAGE,
+    long_about = "Draws the tree a search visits as SVG (to FILE, or stdout): each node with \
+        the move into it and its value for the side to move, the principal variation \
+        highlighted, cut-offs in red with their window (alpha, beta), pruned moves greyed, and \
+        the nodes visited against plain negamax on the same tree."
+)]
+pub struct TreeArgs {
+    /// A chess position (default: the start position); moves best-first by the evaluation
+    /// after them, leaves valued by quiescence search
+    #[arg(long, value_name = "FEN", conflicts_with = "connect4")]
+    pub fen: Option<String>,
+    /// A Connect-Four position (columns 1-7 from the empty board)
+    #[arg(long, value_name = "MOVES")]
+    pub connect4: Option<String>,
+    /// The search: negamax, alphabeta or alphabeta-tt
+    #[arg(long, value_name = "A", default_value = "alphabeta", value_parser = Algorithm::parse)]
+    pub algorithm: Algorithm,
+    /// Plies to search
+    #[arg(long, value_name = "D", default_value_t = 3, value_parser = positive::<u32>)]
+    pub depth: u32,
+    /// Search only the first N moves of each node
+    #[arg(long, value_name = "N", value_parser = positive::<usize>)]
+    pub max_moves: Option<usize>,
+    /// Refuse trees larger than N nodes
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = positive::<u64>)]
+    pub max_nodes: u64,
+    /// Write the SVG here (default: stdout) and a summary on stderr
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+}
+
+/// Runs `ferrum tree`.
+pub fn run(args: TreeArgs) -> Result<(), String> {
+    let settings = Settings {
+        algorithm: args.algorithm,
+        depth: args.depth,
+        max_moves: args.max_moves,
+        max_nodes: args.max_nodes,
     };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        if flag == "--help" || flag == "-h" {
-            println!("{USAGE}");
-            return Ok(());
-        }
-        let mut value = || it.next().ok_or(format!("tree: {flag} needs a value"));
-        match flag.as_str() {
-            "--fen" => fen = Some(value()?.clone()),
-            "--connect4" => connect4 = Some(value()?.clone()),
-            "--out" => out = Some(value()?.clone()),
-            "--algorithm" => settings.algorithm = Algorithm::parse(value()?)?,
-            "--depth" => settings.depth = number(flag, value()?)?,
-            "--max-moves" => settings.max_moves = Some(number(flag, value()?)?),
-            "--max-nodes" => settings.max_nodes = number(flag, value()?)?,
-            other => return Err(format!("tree: unexpected argument '{other}'\n{USAGE}")),
-        }
-    }
-    let (picture, style) = match (fen, connect4) {
-        (Some(_), Some(_)) => return Err("tree: give --fen or --connect4, not both".into()),
-        (None, Some(moves)) => connect4_picture(&moves, settings)?,
-        (fen, None) => chess_picture(fen.as_deref(), settings)?,
+    let (picture, style) = match &args.connect4 {
+        Some(moves) => connect4_picture(moves, settings)?,
+        None => chess_picture(args.fen.as_deref(), settings)?,
     };
     let svg = render(&picture, &style);
-    match out {
+    match args.out {
         Some(path) => {
             std::fs::write(&path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
             eprintln!(
@@ -78,10 +79,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn number<T: std::str::FromStr + PartialOrd + Default>(flag: &str, v: &str) -> Result<T, String> {
+// Depths and sizes: a number above zero.
+fn positive<T: std::str::FromStr + PartialOrd + Default>(v: &str) -> Result<T, String> {
     match v.parse::<T>() {
         Ok(n) if n > T::default() => Ok(n),
-        _ => Err(format!("tree: bad {flag} '{v}' (a positive number)")),
+        _ => Err(format!("'{v}' is not a positive number")),
     }
 }
 

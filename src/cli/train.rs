@@ -1,0 +1,194 @@
+//! `ferrum train` on the command line: the trainer's settings as clap flags, the data files
+//! read and split, a fresh or resumed network, and a line per epoch on stderr.
+
+use clap::Args;
+
+use super::progress;
+use crate::nnue::Activation;
+use crate::train::{self, Adam, Outputs, Params, Sample, Settings};
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Packed data files (from `ferrum datagen`), separated by commas; the tail of the last
+    /// is held out
+    #[arg(long, value_name = "FILE[,FILE..]")]
+    pub data: String,
+    /// Directory for checkpoint.bin (resumable), net.bin and loss.svg, written every epoch
+    #[arg(long, value_name = "DIR")]
+    pub out: String,
+    /// Hidden neurons per perspective (1-4096)
+    #[arg(long, value_name = "H", default_value_t = 64)]
+    pub hidden: usize,
+    /// The hidden layer's activation
+    #[arg(long, value_name = "A", default_value = "screlu", value_parser = Activation::parse)]
+    pub activation: Activation,
+    /// Passes over the training positions
+    #[arg(long, value_name = "E", default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per gradient step (more than 0)
+    #[arg(long, value_name = "B", default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's starting learning rate (more than 0; decays over the epochs)
+    #[arg(long, value_name = "R", default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the game result against the search score in the target ([0, 1])
+    #[arg(long, value_name = "W", default_value_t = 0.3)]
+    pub wdl: f32,
+    /// The fraction of positions held out to measure the validation loss ([0, 1))
+    #[arg(long, value_name = "F", default_value_t = 0.05)]
+    pub hold_out: f64,
+    /// Threads computing the gradient
+    #[arg(long, value_name = "T", default_value_t = 2)]
+    pub threads: usize,
+    /// The seed of the starting weights and the shuffles: the same seed, the same net
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Continue from DIR/checkpoint.bin (same hidden size and activation)
+    #[arg(long)]
+    pub resume: bool,
+}
+
+// The flags as the trainer's settings, refused when out of range.
+fn settings(args: &TrainArgs) -> Result<Settings, String> {
+    let s = Settings {
+        hidden: args.hidden,
+        activation: args.activation,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        wdl: args.wdl,
+        hold_out: args.hold_out,
+        threads: args.threads,
+        seed: args.seed,
+    };
+    if !(1..=4096).contains(&s.hidden)
+        || s.batch == 0
+        || !(0.0..=1.0).contains(&s.wdl)
+        || !(0.0..1.0).contains(&s.hold_out)
+        || !s.lr.is_finite()
+        || s.lr <= 0.0
+    {
+        return Err(
+            "train: bad settings (hidden 1..4096, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
+                .to_string(),
+        );
+    }
+    Ok(s)
+}
+
+/// Trains the network, writing its outputs after every epoch.
+pub fn run(args: TrainArgs) -> Result<(), String> {
+    let settings = settings(&args)?;
+    let (data, dir) = (&args.data, &args.out);
+    let mut samples = Vec::new();
+    for path in data.split(',') {
+        let records = crate::packed::read_file(path, "train")?;
+        let before = samples.len();
+        samples.extend(
+            records
+                .iter()
+                .filter_map(|r| Sample::from_record(r, settings.wdl)),
+        );
+        let bad = records.len() - (samples.len() - before);
+        if bad > 0 {
+            eprintln!("train: warning: {path}: {bad} unreadable records skipped");
+        }
+    }
+    let split = samples.len() - (samples.len() as f64 * settings.hold_out) as usize;
+    let valid = samples.split_off(split);
+    if samples.is_empty() {
+        return Err(format!("train: no training positions in '{data}'"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    let outputs = Outputs {
+        dir: std::path::PathBuf::from(dir),
+    };
+    let (params, adam, epoch, curve) = if args.resume {
+        let (p, a, e, c) = train::read_checkpoint(&outputs.checkpoint())?;
+        if p.hidden != settings.hidden || p.activation != settings.activation {
+            return Err("train: the checkpoint's hidden size or activation differs".to_string());
+        }
+        eprintln!("train: resuming after epoch {e}");
+        (p, a, e, c)
+    } else {
+        let p = Params::random(settings.hidden, settings.activation, settings.seed);
+        let n = p.v.len();
+        (p, Adam::new(n), 0, Vec::new())
+    };
+    eprintln!(
+        "train: {} positions for training, {} held out; {}x2 {}, {} epochs, batch {}, lr {}, wdl {}",
+        samples.len(),
+        valid.len(),
+        settings.hidden,
+        settings.activation.name(),
+        settings.epochs,
+        settings.batch,
+        settings.lr,
+        settings.wdl
+    );
+    // The trainer reports once an epoch: the bar counts epochs, its clock shows the run lives.
+    let bar = progress::bar(settings.epochs as u64, "epochs");
+    bar.set_position(epoch as u64);
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
+    }
+    let trained = train::train(
+        &mut samples,
+        &valid,
+        &settings,
+        params,
+        adam,
+        epoch,
+        curve,
+        &outputs,
+        &mut |line| {
+            bar.inc(1);
+            progress::note(&bar, line);
+        },
+    );
+    bar.finish_and_clear();
+    trained?;
+    println!(
+        "net written to {}, loss curve to {}, checkpoint to {}",
+        outputs.net().display(),
+        outputs.curve().display(),
+        outputs.checkpoint().display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: TrainArgs,
+    }
+
+    fn parse(extra: &[&str]) -> Result<TrainArgs, String> {
+        let argv = ["train", "--data", "a.bin", "--out", "dir"];
+        Wrap::try_parse_from(argv.iter().chain(extra))
+            .map(|w| w.args)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_are_the_documented_ones_and_ranges_are_checked() {
+        let s = settings(&parse(&[]).unwrap()).unwrap();
+        assert_eq!(
+            (s.hidden, s.epochs, s.batch, s.threads, s.seed),
+            (64, 20, 16384, 2, 1)
+        );
+        assert_eq!(s.activation, Activation::SCReLU);
+        let crelu = parse(&["--activation", "crelu"]).unwrap();
+        assert_eq!(crelu.activation, Activation::CReLU);
+        assert!(settings(&parse(&["--hidden", "0"]).unwrap()).is_err());
+        assert!(settings(&parse(&["--hold-out", "1"]).unwrap()).is_err());
+        assert!(settings(&parse(&["--lr", "0"]).unwrap()).is_err());
+        let e = parse(&["--activation", "relu"]).err().unwrap_or_default();
+        assert!(e.contains("unknown activation 'relu'"), "{e}");
+    }
+}

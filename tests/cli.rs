@@ -1,0 +1,236 @@
+//! The command line as users meet it: `--help` for the binary and every subcommand (each flag
+//! listed with its explanation), and a bad flag refused by name with a non-zero status.
+
+use std::process::{Command, Output};
+
+fn ferrum(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(args)
+        .output()
+        .expect("start ferrum")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Each subcommand path with the flags its help must show.
+const COMMANDS: &[(&[&str], &[&str])] = &[
+    (&["bench"], &["[DEPTH]"]),
+    (
+        &["perft"],
+        &[
+            "--fen",
+            "--divide",
+            "--threads",
+            "--hash",
+            "--suite",
+            "--max-depth",
+        ],
+    ),
+    (
+        &["epd"],
+        &[
+            "--movetime",
+            "--depth",
+            "--nodes",
+            "--hash",
+            "--threads",
+            "--json",
+        ],
+    ),
+    (&["eval"], &["--fen"]),
+    (&["tb"], &["--path", "[FEN]"]),
+    (&["probe"], &["--path"]),
+    (
+        &["datagen"],
+        &[
+            "--out",
+            "--games",
+            "--nodes",
+            "--book",
+            "--random-plies",
+            "--seed",
+            "--threads",
+            "--format",
+            "--stats",
+            "--convert",
+        ],
+    ),
+    (
+        &["tune"],
+        &[
+            "--data",
+            "--iterations",
+            "--rate",
+            "--l2",
+            "--hold-out",
+            "--freeze-squares",
+            "--out",
+        ],
+    ),
+    (
+        &["train"],
+        &[
+            "--data",
+            "--out",
+            "--hidden",
+            "--activation",
+            "--epochs",
+            "--batch",
+            "--lr",
+            "--wdl",
+            "--hold-out",
+            "--threads",
+            "--seed",
+            "--resume",
+        ],
+    ),
+    (&["connect4"], &["solve", "bench"]),
+    (
+        &["connect4", "solve"],
+        &["--analyze", "--table-bits", "[FILE]"],
+    ),
+    (
+        &["connect4", "bench"],
+        &["--repeat", "--table-bits", "<FILE>..."],
+    ),
+    (
+        &["tree"],
+        &[
+            "--fen",
+            "--connect4",
+            "--algorithm",
+            "--depth",
+            "--max-moves",
+            "--max-nodes",
+            "--out",
+        ],
+    ),
+];
+
+#[test]
+fn every_subcommand_answers_help_with_each_flag_and_exits_0() {
+    for (path, flags) in COMMANDS {
+        for help in ["--help", "-h"] {
+            let args: Vec<&str> = path.iter().copied().chain([help]).collect();
+            let out = ferrum(&args);
+            let stdout = text(&out.stdout);
+            assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+            assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
+            assert!(stdout.contains("Usage:"), "{args:?}: {stdout}");
+            for flag in *flags {
+                assert!(
+                    stdout.contains(flag),
+                    "{args:?} does not show {flag}: {stdout}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_top_help_lists_every_subcommand_and_help_works_as_a_command() {
+    let out = ferrum(&["--help"]);
+    assert!(out.status.success());
+    let top = text(&out.stdout);
+    for name in [
+        "bench", "perft", "epd", "eval", "tb", "datagen", "tune", "train", "connect4", "tree",
+    ] {
+        let listed = top.lines().any(|l| l.trim_start().starts_with(name));
+        assert!(listed, "{name} missing from: {top}");
+    }
+    let via_help = ferrum(&["help", "perft"]);
+    assert!(via_help.status.success());
+    assert!(text(&via_help.stdout).contains("--max-depth"));
+    let version = ferrum(&["--version"]);
+    assert!(version.status.success());
+    assert_eq!(
+        text(&version.stdout).trim(),
+        format!("ferrum {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn a_bad_flag_exits_2_with_a_message_naming_it() {
+    for path in COMMANDS.iter().map(|(p, _)| *p) {
+        let args: Vec<&str> = path.iter().copied().chain(["--frobnicate"]).collect();
+        let out = ferrum(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("'--frobnicate'"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_values_are_named_too() {
+    for (args, named) in [
+        (&["bench", "0"][..], "'0'"),
+        (&["bench", "x"], "'x'"),
+        (&["perft", "x"], "'x'"),
+        (&["epd", "f.epd", "--depth", "deep"], "'deep'"),
+        (&["datagen", "--out", "f", "--format", "csv"], "'csv'"),
+        (
+            &["train", "--data", "d", "--out", "o", "--activation", "relu"],
+            "'relu'",
+        ),
+        (&["tree", "--algorithm", "minimax"], "'minimax'"),
+        (&["tree", "--depth", "0"], "'0'"),
+        (&["connect4", "solve", "--table-bits", "40"], "'40'"),
+        (&["connect4", "bench", "f", "--repeat", "0"], "'0'"),
+    ] {
+        let out = ferrum(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn missing_required_arguments_and_conflicts_are_refused() {
+    for args in [
+        &["perft"][..],
+        &["perft", "3", "--suite", "s.epd"],
+        &["epd"],
+        &["tune"],
+        &["train", "--data", "d"],
+        &["datagen"],
+        &["connect4"],
+        &["connect4", "bench"],
+        &[
+            "tree",
+            "--fen",
+            "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+            "--connect4",
+            "44",
+        ],
+        &["frobnicate"],
+    ] {
+        let out = ferrum(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("Usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn long_commands_draw_no_progress_bar_when_stderr_is_not_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("ferrum-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let suite = dir.join("two.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n# a comment\n\n\
+         8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 1\n",
+    )
+    .expect("write");
+    let out = ferrum(&["perft", "--suite", suite.to_str().expect("path")]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "2 passed, 0 failed\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("suite time: ") && err.lines().count() == 1,
+        "{err:?}"
+    );
+}
