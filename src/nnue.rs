@@ -395,7 +395,7 @@ mod accumulator_tests {
                         break;
                     }
                     let before = game.pos.clone();
-                    let null = rng.next_u64() % 10 == 0 && !before.is_check();
+                    let null = rng.next_u64().is_multiple_of(10) && !before.is_check();
                     if null {
                         game.pos = before.clone().swap_turn().unwrap();
                         nulls += 1;
