@@ -10,7 +10,7 @@ use super::weights::{Features, param};
 /// Attack units per king-zone square a knight, bishop, rook or queen hits.
 const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 /// Attack units beyond this add no more danger.
-pub const MAX_ATTACK_UNITS: i32 = 40;
+const MAX_ATTACK_UNITS: i32 = 40;
 
 /// `color`'s attack on the enemy king: the zone squares each piece kind hits, the danger,
 /// and the squares a piece could check from that it reaches and the enemy does not guard.
@@ -73,8 +73,7 @@ pub fn shelter(info: &Info, color: Color, f: &mut impl Features) {
 mod tests {
     use super::super::testing::{feature_count, pos, term};
     use super::*;
-    use crate::eval::{Trace, features, trace, weight};
-    use shakmaty::Position;
+    use crate::eval::{trace, weight};
 
     #[test]
     fn safe_checks_are_the_checking_squares_a_piece_reaches_unguarded() {
@@ -119,9 +118,7 @@ mod tests {
     #[test]
     fn a_king_attack_needs_two_pieces() {
         let zone_counts = |fen: &str| {
-            let p = pos(fen);
-            let mut t = Trace::default();
-            features(p.board(), p.turn(), &mut t);
+            let (_, _, t) = trace(&pos(fen));
             let zone = param::KING_ZONE_ATTACK..param::KING_ZONE_ATTACK + 8;
             t.counts
                 .into_iter()

@@ -20,10 +20,8 @@ use shakmaty::{Bitboard, Board, Chess, Color, Role};
 use info::{Info, sign};
 use weights::Sum;
 
-pub use king::MAX_ATTACK_UNITS;
 pub use pawns::PawnCache;
 pub use report::{Breakdown, Trace, breakdown, report, trace};
-pub use scale::endgame_scale;
 pub use weights::{Features, Pair, Weights, pair, param, weight};
 
 /// Game phase weight of each piece: 24 with all pieces on the board, 0 with none.
@@ -80,11 +78,6 @@ fn terms(info: &Info, pawn_terms: PawnTerms, f: &mut impl Features) {
     }
     f.side(info.turn);
     f.add(param::TEMPO, sign(info.turn));
-}
-
-/// Every weighted feature of the position (White minus Black), with the side to move.
-pub fn features(board: &Board, turn: Color, f: &mut impl Features) {
-    terms(&Info::of_board(board, turn), PawnTerms::Live, f);
 }
 
 /// The summed terms, tapered and scaled, from the side to move.

@@ -16,7 +16,7 @@ fn piece_units(board: &Board, color: Color) -> i32 {
 
 /// How much of an advantage for `strong` can be won, out of `FULL_SCALE`: drawish endgame
 /// material is scaled toward zero.
-pub fn endgame_scale(board: &Board, strong: Color) -> i32 {
+fn endgame_scale(board: &Board, strong: Color) -> i32 {
     let weak = !strong;
     let strong_pawns = pieces(board, Role::Pawn, strong);
     let strong_units = piece_units(board, strong);

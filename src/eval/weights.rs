@@ -38,13 +38,6 @@ impl std::ops::Sub for Pair {
     }
 }
 
-impl std::ops::Neg for Pair {
-    type Output = Pair;
-    fn neg(self) -> Pair {
-        pair(-self.mg, -self.eg)
-    }
-}
-
 impl std::ops::Mul<i32> for Pair {
     type Output = Pair;
     fn mul(self, k: i32) -> Pair {
