@@ -1,7 +1,7 @@
 //! What each side attacks, gathered in one pass per evaluation so the terms read it instead
 //! of recomputing slider and pawn attacks, and the board geometry the terms share.
 
-use shakmaty::{Bitboard, Board, Chess, Color, File, Piece, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, File, Position, Role, Square, attacks};
 
 pub fn pieces(board: &Board, role: Role, color: Color) -> Bitboard {
     board.by_role(role) & board.by_color(color)
@@ -109,24 +109,32 @@ pub struct Info<'a> {
 }
 
 impl<'a> Info<'a> {
+    #[inline(always)]
     pub fn new(pos: &'a Chess) -> Info<'a> {
         Info::of_board(pos.board(), pos.turn())
     }
 
+    // Inlined so the struct is filled where the caller keeps it, not copied out.
+    #[inline(always)]
     pub fn of_board(board: &'a Board, turn: Color) -> Info<'a> {
         let occupied = board.occupied();
-        let mut sides = [SideInfo::default(); 2];
+        let mut info = Info {
+            board,
+            turn,
+            sides: [SideInfo::default(); 2],
+        };
         for color in Color::ALL {
-            let s = &mut sides[color as usize];
-            *s = SideInfo {
-                pawns: pawn_attacks(board, color),
-                king: pieces(board, Role::King, color).first(),
-                ..SideInfo::default()
-            };
+            let s = &mut info.sides[color as usize];
+            s.pawns = pawn_attacks(board, color);
             s.all = s.pawns;
             for (kind, role) in PIECE_ROLES.into_iter().enumerate() {
                 for sq in pieces(board, role, color) {
-                    let reach = attacks::attacks(sq, Piece { color, role }, occupied);
+                    let reach = match role {
+                        Role::Knight => attacks::knight_attacks(sq),
+                        Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                        Role::Rook => attacks::rook_attacks(sq, occupied),
+                        _ => attacks::queen_attacks(sq, occupied),
+                    };
                     match role {
                         Role::Knight | Role::Bishop => s.minors |= reach,
                         Role::Rook => s.rooks |= reach,
@@ -142,11 +150,12 @@ impl<'a> Info<'a> {
                     }
                 }
             }
-            for sq in pieces(board, Role::King, color) {
-                s.all |= attacks::king_attacks(sq);
+            s.king = pieces(board, Role::King, color).first();
+            if let Some(king) = s.king {
+                s.all |= attacks::king_attacks(king);
             }
         }
-        Info { board, turn, sides }
+        info
     }
 
     pub fn side(&self, color: Color) -> &SideInfo {
