@@ -1,4 +1,4 @@
-//! Evaluation weights, middlegame then endgame for each term (see `eval::param` for the
+//! Evaluation weights, middlegame then endgame for each term (see `eval::weights` for the
 //! layout). Written by `ferrum tune` from the hand-set weights (king danger and safe checks
 //! from zero): 1,172,501 training positions and 130,277 held out (the file's tail), from about
 //! 17,900 self-play games at 6000 nodes a move (`ferrum datagen` seeds 1301 and 1302, 8moves_v3

@@ -7,8 +7,8 @@
 
 use std::fmt::Write as _;
 
+use crate::eval::weights::WEIGHTS;
 use crate::eval::{self, FULL_SCALE, MAX_PHASE, param};
-use crate::eval_params::PARAMS;
 use crate::position::Game;
 
 /// One training position, reduced to what the loss needs.
@@ -138,7 +138,7 @@ pub fn tune(
     settings: Settings,
     progress: &mut dyn FnMut(usize, f64, f64),
 ) -> Outcome {
-    let start: Vec<f64> = PARAMS.iter().map(|&x| f64::from(x)).collect();
+    let start: Vec<f64> = WEIGHTS.as_slice().iter().map(|&x| f64::from(x)).collect();
     let mut w = start.clone();
     let k = fit_k(train, &w);
     let valid = |w: &[f64]| {
@@ -190,7 +190,7 @@ pub fn params_source(weights: &[i32], note: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "//! Evaluation weights, middlegame then endgame for each term (see `eval::param` for the\n\
+        "//! Evaluation weights, middlegame then endgame for each term (see `eval::weights` for the\n\
          //! layout). Written by `ferrum tune`: {note}\n"
     );
     let _ = writeln!(s, "pub const PARAMS: [i32; {}] = [", param::COUNT);
@@ -208,6 +208,7 @@ pub fn params_source(weights: &[i32], note: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval_params::PARAMS;
 
     fn samples() -> Vec<Sample> {
         let text = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1;1.0\n\

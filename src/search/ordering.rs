@@ -5,9 +5,8 @@
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
 use super::score::MAX_PLY;
-use super::see::see;
+use super::see::{piece_value, see};
 use super::tt::PackedMove;
-use crate::eval::piece_value;
 
 /// Priority classes, far enough apart that no in-class score crosses into the next.
 const TT_MOVE: i32 = 1_000_000;

@@ -4,7 +4,18 @@
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
-use crate::eval::piece_value;
+/// Centipawn value of each piece type for move ordering and exchange reckoning; the king has
+/// none (it is never traded). The evaluation's material is tuned separately.
+pub const fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 320,
+        Role::Bishop => 330,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+    }
+}
 
 /// The king counts as priceless: taking with it is only legal when nothing recaptures.
 const fn see_value(role: Role) -> i32 {
