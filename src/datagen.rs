@@ -11,7 +11,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
 use crate::packed::{self, Outcome, Record};
-use crate::position::{Game, is_repetition_draw};
+use crate::position::{Game, is_draw_by_rule};
 use crate::rng::Lcg;
 use crate::search::driver;
 use crate::search::ordering::is_tactical;
@@ -92,10 +92,8 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
             return Ok((quiet, result));
         }
         let keys = game.repetition_keys();
-        if pos.is_insufficient_material()
-            || pos.halfmoves() >= 100
-            || is_repetition_draw(&keys, pos.halfmoves(), 0)
-        {
+        // No legal move was handled above, so this is no mate: only the rules can draw.
+        if is_draw_by_rule(pos, &keys, 0) {
             return Ok((quiet, 0.5));
         }
         let clock = Clock::new(&limits, pos.turn().is_white(), 0, StopToken::detached());

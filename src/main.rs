@@ -4,7 +4,6 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use ferrum::engine::{Engine, Message};
 use ferrum::perft::{self, PerftConfig};
@@ -600,10 +599,10 @@ fn uci_loop() {
         };
         match command {
             Command::Stop | Command::Quit => {
-                signals.stops.fetch_add(1, Ordering::SeqCst);
+                signals.stop();
             }
             Command::PonderHit => {
-                signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+                signals.ponderhit();
             }
             _ => {}
         }

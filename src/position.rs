@@ -45,6 +45,14 @@ pub fn is_repetition_draw(keys: &[u64], halfmoves: u32, ply: usize) -> bool {
     false
 }
 
+/// Whether `pos`, the last of `keys`, is drawn by rule `ply` plies below the search's root:
+/// by repetition, by insufficient material, or by the fifty-move rule unless this is mate.
+pub fn is_draw_by_rule(pos: &Chess, keys: &[u64], ply: usize) -> bool {
+    is_repetition_draw(keys, pos.halfmoves(), ply)
+        || pos.is_insufficient_material()
+        || (pos.halfmoves() >= 100 && !pos.is_checkmate())
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     pub pos: Chess,

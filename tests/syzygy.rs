@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use ferrum::position::Game;
 use ferrum::rng::Lcg;
 use ferrum::search::driver;
-use ferrum::search::ordering::Heuristics;
+use ferrum::search::thread::ThreadData;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use ferrum::syzygy::{Probe, Tables};
@@ -226,7 +226,7 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
         nodes: Some(1500),
         ..Limits::default()
     };
-    let mut heuristics = [Heuristics::default(), Heuristics::default()];
+    let mut heuristics = [ThreadData::default(), ThreadData::default()];
     for _ in 0..200 {
         let pos = &game.pos;
         if pos.is_checkmate() {
@@ -255,6 +255,7 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
         let r = driver::search_threads(
             &game,
             &limits,
+            &[],
             &tts[i],
             probe,
             &clock,

@@ -4,7 +4,6 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
-use super::score::MAX_PLY;
 use super::see::see;
 use super::tt::PackedMove;
 use crate::eval::piece_value;
@@ -20,11 +19,10 @@ const BAD_TACTICAL: i32 = -100_000;
 /// History scores stay within this bound (the "gravity" pulls them back toward zero).
 const HISTORY_MAX: i32 = 16_384;
 
-/// What quiet moves caused cutoffs before: per ply the last two (killers), and per side,
-/// from-square and to-square a score that grows with the depth of each cutoff; per side,
-/// and per piece and square of the opponent's last move, the quiet move that refuted it.
+/// What quiet moves caused cutoffs before: per side, from-square and to-square a score that
+/// grows with the depth of each cutoff; per side, and per piece and square of the opponent's
+/// last move, the quiet move that refuted it. (Killers live in the search stack.)
 pub struct Heuristics {
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
     counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
 }
@@ -32,7 +30,6 @@ pub struct Heuristics {
 impl Default for Heuristics {
     fn default() -> Heuristics {
         Heuristics {
-            killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
         }
@@ -50,14 +47,9 @@ impl Heuristics {
         self.history[side as usize][from][to]
     }
 
-    /// A quiet move refuted the position: remember it as a killer and reward its history;
-    /// the quiet moves tried before it, which did not cut, are penalised.
-    pub fn on_cutoff(&mut self, ply: usize, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let k = &mut self.killers[ply.min(MAX_PLY)];
-        if k[0] != Some(best) {
-            k[1] = k[0];
-            k[0] = Some(best);
-        }
+    /// A quiet move refuted the position: reward its history; the quiet moves tried before
+    /// it, which did not cut, are penalised.
+    pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
         let bonus = (depth * depth).min(HISTORY_MAX);
         self.adjust(side, best, bonus);
         for &m in tried {
@@ -83,16 +75,6 @@ impl Heuristics {
         self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize] =
             Some(reply);
     }
-
-    /// Forgets the killers, which belong to the plies of the last search, and keeps the
-    /// history and counter moves, which stay true of the game from move to move.
-    pub fn new_search(&mut self) {
-        self.killers = [[None; 2]; MAX_PLY + 1];
-    }
-
-    fn killers(&self, ply: usize) -> [Option<Move>; 2] {
-        self.killers[ply.min(MAX_PLY)]
-    }
 }
 
 /// Most valuable victim first, least valuable attacker breaking ties; a promotion counts as
@@ -110,10 +92,10 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Where quiet moves are ordered from: the heuristics, the ply and the side to move.
+/// Where quiet moves are ordered from: the heuristics, the ply's killers and the side to move.
 pub struct QuietOrder<'a> {
     pub heuristics: &'a Heuristics,
-    pub ply: usize,
+    pub killers: [Option<Move>; 2],
     pub side: Color,
     /// The counter move to the opponent's last move, if any.
     pub counter: Option<Move>,
@@ -134,7 +116,7 @@ pub fn score_moves(
     quiet: Option<&QuietOrder>,
     scores: &mut [i32],
 ) {
-    let killers = quiet.map_or([None; 2], |q| q.heuristics.killers(q.ply));
+    let killers = quiet.map_or([None; 2], |q| q.killers);
     let counter = quiet.and_then(|q| q.counter);
     for (m, s) in moves.iter().zip(scores.iter_mut()) {
         *s = if tt_move.matches(*m) {
@@ -255,12 +237,12 @@ mod tests {
                 .unwrap()
         };
         let mut h = Heuristics::default();
-        h.on_cutoff(3, Color::White, 4, find("g1f3"), &[]);
-        h.on_cutoff(3, Color::White, 2, find("d2d4"), &[find("a2a3")]);
-        h.on_cutoff(5, Color::White, 8, find("b1c3"), &[]);
+        h.on_cutoff(Color::White, 4, find("g1f3"), &[]);
+        h.on_cutoff(Color::White, 2, find("d2d4"), &[find("a2a3")]);
+        h.on_cutoff(Color::White, 8, find("b1c3"), &[]);
         let q = QuietOrder {
             heuristics: &h,
-            ply: 3,
+            killers: [Some(find("d2d4")), Some(find("g1f3"))],
             side: Color::White,
             counter: None,
         };

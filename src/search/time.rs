@@ -1,8 +1,8 @@
 //! Time and limits: how long a `go` may think, and when the search must stop.
 
 use std::cell::Cell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Everything a `go` can ask for. Times are in milliseconds; clocks may be negative.
@@ -25,11 +25,31 @@ pub struct Limits {
 }
 
 /// Counters the protocol thread bumps on `stop` and `ponderhit`. A search remembers their
-/// values when its `go` was read, so a `stop` sent before that `go` cannot stop it.
+/// values when its `go` was read, so a `stop` sent before that `go` cannot stop it. A search
+/// holding its `bestmove` sleeps on the condition variable until one of them moves.
 #[derive(Default)]
 pub struct Signals {
-    pub stops: AtomicU64,
-    pub ponderhits: AtomicU64,
+    stops: AtomicU64,
+    ponderhits: AtomicU64,
+    lock: Mutex<()>,
+    changed: Condvar,
+}
+
+impl Signals {
+    pub fn stop(&self) {
+        self.bump(&self.stops);
+    }
+
+    pub fn ponderhit(&self) {
+        self.bump(&self.ponderhits);
+    }
+
+    // Under the lock, so a waiter between its check and its sleep cannot miss the change.
+    fn bump(&self, counter: &AtomicU64) {
+        let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        counter.fetch_add(1, Ordering::SeqCst);
+        self.changed.notify_all();
+    }
 }
 
 #[derive(Clone)]
@@ -61,6 +81,18 @@ impl StopToken {
 
     pub fn ponderhit(&self) -> bool {
         self.signals.ponderhits.load(Ordering::Relaxed) != self.ponderhits_at_go
+    }
+
+    /// Sleeps while `waiting` holds, waking each time a `stop` or `ponderhit` arrives.
+    pub fn wait_while(&self, mut waiting: impl FnMut() -> bool) {
+        let signals = &self.signals;
+        let mut guard = signals.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while waiting() {
+            guard = signals
+                .changed
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
     }
 }
 
@@ -245,6 +277,11 @@ impl Clock {
     pub fn must_wait_for_bestmove(&self) -> bool {
         (self.infinite || self.still_pondering(Instant::now())) && !self.token.stop_requested()
     }
+
+    /// Returns when the `bestmove` may be sent (at once unless it must be held).
+    pub fn wait_for_bestmove(&self) {
+        self.token.wait_while(|| self.must_wait_for_bestmove());
+    }
 }
 
 #[cfg(test)]
@@ -319,10 +356,10 @@ mod tests {
     #[test]
     fn a_stop_before_go_does_not_stop_the_search() {
         let signals = Arc::new(Signals::default());
-        signals.stops.fetch_add(1, Ordering::SeqCst);
+        signals.stop();
         let token = StopToken::new(signals.clone());
         assert!(!token.stop_requested());
-        signals.stops.fetch_add(1, Ordering::SeqCst);
+        signals.stop();
         assert!(token.stop_requested());
     }
 
@@ -344,7 +381,7 @@ mod tests {
         assert!(!clock.must_stop_at(0, at(&clock, 10_000)));
         assert!(clock.iteration_allowed_at(at(&clock, 10_000)));
         assert!(clock.must_wait_for_bestmove());
-        signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+        signals.ponderhit();
         // The search sees the ponderhit at 20 s; the 100 ms count from there.
         assert!(!clock.must_stop_at(0, at(&clock, 20_000)));
         assert!(clock.iteration_allowed_at(at(&clock, 20_099)));

@@ -1,0 +1,30 @@
+//! Per-thread search state that lives from one search to the next: the search stack, the
+//! move-ordering heuristics, the node count and the principal variations.
+
+use super::ordering::Heuristics;
+use super::pv::PvTable;
+use super::stack::SearchStack;
+
+#[derive(Default)]
+pub struct ThreadData {
+    pub stack: SearchStack,
+    /// History and counter moves: true of the game from move to move, so kept.
+    pub heuristics: Heuristics,
+    /// Where the evaluation's pawn cache will live once the evaluation takes it explicitly.
+    pub pawn_cache: (),
+    /// Nodes searched by this thread in the current search.
+    pub nodes: u64,
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: usize,
+    pub pv: PvTable,
+}
+
+impl ThreadData {
+    /// Prepares for a search from the game's repetition `keys` (ending with the root's):
+    /// the per-search state is cleared, the heuristics are kept.
+    pub fn start_search(&mut self, keys: Vec<u64>) {
+        self.stack.reset(keys);
+        self.nodes = 0;
+        self.seldepth = 0;
+    }
+}
