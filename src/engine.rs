@@ -186,6 +186,7 @@ impl Engine {
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
             Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
+            Ok(Change::Tuned) => {}
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
                 self.game.mode = if on {

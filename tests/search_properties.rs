@@ -344,7 +344,7 @@ fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() 
         let [.., (_, before), (_, last)] = reports[..] else {
             panic!("{fen}: {reports:?}");
         };
-        let expected = driver::soft_time_percent(stable, before - last);
+        let expected = ferrum::search::time::soft_time_percent(stable, before - last);
         assert_eq!(clock.soft_percent(), expected, "{fen}: {reports:?}");
         seen.insert(expected);
     }

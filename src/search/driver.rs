@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
+use super::params;
 use super::pool::{Helpers, start_helpers};
 use super::root::RootMoves;
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::thread::ThreadData;
-use super::time::{Clock, Limits};
+use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::position::{Game, zobrist};
 use crate::syzygy::{Probe, Tables};
@@ -54,32 +55,9 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
     child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
 }
 
-/// How much of the soft time limit to use after an iteration, in percent: more while the best
-/// move keeps changing (by how many iterations it has stood) and when the score falls.
-pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
-    let stability = match stable_iterations {
-        0 => 140,
-        1 => 120,
-        2 => 105,
-        3 => 95,
-        _ => 80,
-    };
-    let drop = match score_drop {
-        d if d > 60 => 140,
-        d if d > 25 => 120,
-        _ => 100,
-    };
-    stability * drop / 100
-}
-
-/// Aspiration windows start this deep, this wide (centipawns) around the last score, and
-/// double on each failure until they give up and open fully.
-const ASPIRATION_MIN_DEPTH: i32 = 5;
-const ASPIRATION_DELTA: i32 = 25;
-const ASPIRATION_MAX_DELTA: i32 = 1000;
-
 /// One iteration, first with a narrow window around the previous score: most iterations land
-/// inside it and search fewer nodes; a score outside it is searched again wider.
+/// inside it and search fewer nodes; a score outside it is searched again wider, the window
+/// doubling on each failure until it gives up and opens fully.
 fn aspiration_search(
     searcher: &mut Searcher,
     root: &Chess,
@@ -88,10 +66,11 @@ fn aspiration_search(
     previous: Option<i32>,
 ) -> i32 {
     let (candidates, whole) = (moves.moves(), !moves.restricted());
-    let Some(prev) = previous.filter(|p| depth >= ASPIRATION_MIN_DEPTH && !is_mate(*p)) else {
+    let Some(prev) = previous.filter(|p| depth >= params::aspiration_min_depth() && !is_mate(*p))
+    else {
         return searcher.search_root(root, candidates, whole, depth, -INFINITY, INFINITY);
     };
-    let mut delta = ASPIRATION_DELTA;
+    let mut delta = params::aspiration_delta();
     let (mut alpha, mut beta) = (prev - delta, prev + delta);
     loop {
         let score = searcher.search_root(root, candidates, whole, depth, alpha, beta);
@@ -106,7 +85,7 @@ fn aspiration_search(
             searcher.root_hint = Some(m);
         }
         delta *= 2;
-        if delta > ASPIRATION_MAX_DELTA {
+        if delta > params::aspiration_max_delta() {
             (alpha, beta) = (-INFINITY, INFINITY);
         } else if score <= alpha {
             alpha = (score - delta).max(-INFINITY);
@@ -507,38 +486,5 @@ fn main_search(
         last,
         lines,
         thread_nodes: vec![searcher.nodes()],
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
-        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
-        let cases = [
-            ((0, 0), 140),
-            ((1, 0), 120),
-            ((2, 0), 105),
-            ((3, 0), 95),
-            ((4, 0), 80),
-            ((30, 0), 80),
-            ((4, 25), 80),
-            ((4, 26), 96),
-            ((4, 60), 96),
-            ((4, 61), 112),
-            ((0, 61), 196),
-            // A rising score is no reason to think longer.
-            ((0, -300), 140),
-            ((4, -300), 80),
-        ];
-        for ((stable, drop), percent) in cases {
-            assert_eq!(
-                soft_time_percent(stable, drop),
-                percent,
-                "stable {stable}, drop {drop}"
-            );
-        }
     }
 }

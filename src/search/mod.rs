@@ -3,6 +3,7 @@
 pub mod driver;
 pub mod negamax;
 pub mod ordering;
+pub mod params;
 pub mod pool;
 pub mod pv;
 pub mod reference;

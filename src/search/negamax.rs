@@ -1,11 +1,11 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
+use super::params;
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
 use super::thread::ThreadData;
 use super::time::Clock;
@@ -16,42 +16,35 @@ use shakmaty_syzygy::Wdl;
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
-/// Null-move pruning: least depth, and reduction `base + depth / divisor`.
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_BASE_REDUCTION: i32 = 2;
-const NULL_DEPTH_DIVISOR: i32 = 4;
-
-/// Reverse futility pruning: up to this depth, with this margin per ply.
-const RFP_MAX_DEPTH: i32 = 6;
-const RFP_MARGIN: i32 = 80;
-/// Futility pruning of quiet moves: up to this depth, with this margin per ply.
-const FUTILITY_MAX_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 110;
-/// Late move pruning: up to this depth, quiet moves after `base + depth^2` quiets are skipped.
-const LMP_MAX_DEPTH: i32 = 3;
-const LMP_BASE_MOVES: usize = 3;
-
-/// Internal iterative reduction: a node this deep with no move from the table is searched
-/// one ply shallower (it is probably not worth a full search, and its result seeds the table).
-const IIR_MIN_DEPTH: i32 = 4;
-
-/// Late move reductions start at this depth and this move number (0-based).
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVES: usize = 3;
-
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
+#[cfg(not(feature = "tune"))]
 fn lmr_reduction(depth: i32, moves: usize) -> i32 {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                *r = lmr_formula(d, m);
             }
         }
         t
     });
     table[(depth as usize).min(63)][moves.min(63)]
+}
+
+/// A tuning build computes each reduction afresh, as the parameters may change.
+#[cfg(feature = "tune")]
+fn lmr_reduction(depth: i32, moves: usize) -> i32 {
+    lmr_formula((depth as usize).min(63), moves.min(63))
+}
+
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
+    }
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
 /// One thread's view of one search: the shared tables and clock, and its own `ThreadData`.
@@ -164,7 +157,7 @@ impl<'a> Searcher<'a> {
         static_eval: i32,
     ) -> Option<i32> {
         if !self.prune
-            || depth < NULL_MIN_DEPTH
+            || depth < params::null_min_depth()
             || self.td.stack.at(ply).after_null
             || beta.abs() >= MATE_BOUND
             || pos.is_check()
@@ -177,7 +170,7 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
-        let reduction = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
+        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
         let floor = self.td.stack.push_null(&null_pos, ply);
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
         self.td.stack.pop_null(ply, floor);
@@ -267,7 +260,8 @@ impl<'a> Searcher<'a> {
             if decides {
                 if self.use_tt {
                     let eval = if in_check { -INFINITY } else { evaluate(pos) };
-                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    let stored_depth =
+                        (depth + params::tb_store_extra_depth()).min(MAX_PLY as i32 - 1);
                     self.tt
                         .store(key, tt_move, score, eval, stored_depth, bound, ply);
                 }
@@ -307,16 +301,16 @@ impl<'a> Searcher<'a> {
         // Reverse futility pruning: far enough above beta that a shallow search will not
         // bring the score back down; the margin is a ply smaller when things are improving.
         if selective
-            && depth <= RFP_MAX_DEPTH
+            && depth <= params::rfp_max_depth()
             && beta.abs() < MATE_BOUND
-            && estimate - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && estimate - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
             return estimate;
         }
         if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
             return score;
         }
-        let depth = if self.prune && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        let depth = if self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
             depth - 1
         } else {
             depth
@@ -345,9 +339,10 @@ impl<'a> Searcher<'a> {
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
             if selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND {
-                late = depth <= LMP_MAX_DEPTH
-                    && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
-                futile = depth <= FUTILITY_MAX_DEPTH && estimate + FUTILITY_MARGIN * depth <= alpha;
+                late = depth <= params::lmp_max_depth()
+                    && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
+                futile = depth <= params::futility_max_depth()
+                    && estimate + params::futility_margin() * depth <= alpha;
             }
             let child = self.td.stack.push_move(pos, m, ply);
             if (late || futile) && !child.is_check() {
@@ -355,7 +350,7 @@ impl<'a> Searcher<'a> {
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
                     // the bound stored for this node must not claim less.
-                    best = best.max(estimate + FUTILITY_MARGIN * depth);
+                    best = best.max(estimate + params::futility_margin() * depth);
                 }
                 continue;
             }
@@ -423,8 +418,8 @@ impl<'a> Searcher<'a> {
         // Late move reductions: quiet moves far down the ordering are searched less deep
         // first; one that surprises is searched again at full depth.
         let reduction = if self.prune
-            && depth >= LMR_MIN_DEPTH
-            && i >= LMR_MIN_MOVES
+            && depth >= params::lmr_min_depth()
+            && i >= params::lmr_min_moves() as usize
             && !in_check
             && !is_tactical(m)
             && !child.is_check()

@@ -4,6 +4,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
+use super::params;
 use super::see::see;
 use super::tt::PackedMove;
 use crate::eval::piece_value;
@@ -16,8 +17,6 @@ const KILLER_2: i32 = 89_000;
 const COUNTER: i32 = 88_000;
 /// Captures that lose material by static exchange come after every quiet move.
 const BAD_TACTICAL: i32 = -100_000;
-/// History scores stay within this bound (the "gravity" pulls them back toward zero).
-const HISTORY_MAX: i32 = 16_384;
 
 /// What quiet moves caused cutoffs before: per side, from-square and to-square a score that
 /// grows with the depth of each cutoff; per side, and per piece and square of the opponent's
@@ -50,7 +49,7 @@ impl Heuristics {
     /// A quiet move refuted the position: reward its history; the quiet moves tried before
     /// it, which did not cut, are penalised.
     pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = (depth * depth).min(HISTORY_MAX);
+        let bonus = (depth * depth).min(params::history_max());
         self.adjust(side, best, bonus);
         for &m in tried {
             if m != best {
@@ -63,7 +62,8 @@ impl Heuristics {
     fn adjust(&mut self, side: Color, m: Move, bonus: i32) {
         let (from, to) = squares(m);
         let h = &mut self.history[side as usize][from][to];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        // History scores stay within a bound: this "gravity" pulls them back toward zero.
+        *h += bonus - *h * bonus.abs() / params::history_max();
     }
 
     /// The quiet move that last refuted `previous`, the opponent's move, for `side`.

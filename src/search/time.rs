@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::params;
+
 /// Everything a `go` can ask for. Times are in milliseconds; clocks may be negative.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -96,15 +98,6 @@ impl StopToken {
     }
 }
 
-/// Knobs of the time allotment.
-const DEFAULT_MOVES_TO_GO: i64 = 25;
-const MAX_MOVES_TO_GO: i64 = 50;
-/// The hard limit may stretch to this many soft limits.
-const HARD_PER_SOFT: i64 = 4;
-/// ... but never past this share of the clock (in percent).
-const HARD_SHARE_OF_CLOCK: i64 = 60;
-/// ... and on the last move before the time control, this share (in percent).
-const LAST_MOVE_SHARE_OF_CLOCK: i64 = 90;
 /// Times beyond this (about 35 years, in ms) are taken as this, so arithmetic cannot overflow.
 pub const MAX_TIME_MS: i64 = 1 << 40;
 
@@ -114,17 +107,35 @@ pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) ->
     let time_left = time_left.clamp(-MAX_TIME_MS, MAX_TIME_MS);
     let avail = (time_left - overhead.clamp(0, MAX_TIME_MS)).max(0);
     let inc = inc.clamp(0, MAX_TIME_MS);
-    let mtg = movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
-        i64::from(m).clamp(1, MAX_MOVES_TO_GO)
+    let mtg = movestogo.map_or(i64::from(params::default_moves_to_go()), |m| {
+        i64::from(m).clamp(1, i64::from(params::max_moves_to_go()))
     });
     let hard_cap = if mtg == 1 {
-        avail * LAST_MOVE_SHARE_OF_CLOCK / 100
+        avail * i64::from(params::last_move_share_of_clock()) / 100
     } else {
-        avail * HARD_SHARE_OF_CLOCK / 100
+        avail * i64::from(params::hard_share_of_clock()) / 100
     };
     let soft = (avail / mtg + inc * 3 / 4).min(hard_cap);
-    let hard = (soft * HARD_PER_SOFT).min(hard_cap);
+    let hard = (soft * i64::from(params::hard_per_soft())).min(hard_cap);
     (soft as u64, hard as u64)
+}
+
+/// How much of the soft time limit to use after an iteration, in percent: more while the best
+/// move keeps changing (by how many iterations it has stood) and when the score falls.
+pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+    let stability = match stable_iterations {
+        0 => params::stability_0(),
+        1 => params::stability_1(),
+        2 => params::stability_2(),
+        3 => params::stability_3(),
+        _ => params::stability_4(),
+    };
+    let drop = match score_drop {
+        d if d > params::score_drop_large() => params::score_drop_large_percent(),
+        d if d > params::score_drop_small() => params::score_drop_small_percent(),
+        _ => 100,
+    };
+    (stability * drop / 100) as u32
 }
 
 /// The search's view of its limits while it runs (one per search thread).
@@ -415,5 +426,33 @@ mod tests {
         // ... and stops the search inside an iteration.
         assert!(!clock.must_stop_at(0, at(&clock, 1599)));
         assert!(clock.must_stop_at(0, at(&clock, 1600)));
+    }
+
+    #[test]
+    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
+        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
+        let cases = [
+            ((0, 0), 140),
+            ((1, 0), 120),
+            ((2, 0), 105),
+            ((3, 0), 95),
+            ((4, 0), 80),
+            ((30, 0), 80),
+            ((4, 25), 80),
+            ((4, 26), 96),
+            ((4, 60), 96),
+            ((4, 61), 112),
+            ((0, 61), 196),
+            // A rising score is no reason to think longer.
+            ((0, -300), 140),
+            ((4, -300), 80),
+        ];
+        for ((stable, drop), percent) in cases {
+            assert_eq!(
+                soft_time_percent(stable, drop),
+                percent,
+                "stable {stable}, drop {drop}"
+            );
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
+use crate::search::params;
 use crate::strength;
 
 pub const HASH_DEFAULT_MB: usize = 16;
@@ -64,6 +65,8 @@ pub enum Change {
     SyzygyProbeLimit(usize),
     LimitStrength(bool),
     Elo(u32),
+    /// A search parameter was set (tuning builds only).
+    Tuned,
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -119,6 +122,7 @@ pub fn option_lines() -> Vec<String> {
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).serialize())
+    .chain(params::option_lines())
     .collect()
 }
 
@@ -189,8 +193,24 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
             spin_value("SyzygyProbeLimit", value, 0, SYZYGY_PROBE_LIMIT_MAX as i64)
                 .map(|v| Change::SyzygyProbeLimit(v as usize))
         }
-        _ => Err(format!("unknown option '{name}'")),
+        _ => tuned_parameter(name, value),
     }
+}
+
+/// A tuning build sets search parameters by name; the change takes effect at once.
+#[cfg(feature = "tune")]
+fn tuned_parameter(name: &str, value: Option<&str>) -> Result<Change, String> {
+    let p = params::TABLE
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| format!("unknown option '{name}'"))?;
+    let v = spin_value(p.name, value, i64::from(p.min), i64::from(p.max))?;
+    params::set(p.name, v as i32).map(|()| Change::Tuned)
+}
+
+#[cfg(not(feature = "tune"))]
+fn tuned_parameter(name: &str, _value: Option<&str>) -> Result<Change, String> {
+    Err(format!("unknown option '{name}'"))
 }
 
 #[cfg(test)]
