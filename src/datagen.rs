@@ -68,7 +68,7 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
         if moves.is_empty() {
             break;
         }
-        let m = moves[(rng.next_u64() as usize) % moves.len()];
+        let m = moves[(rng.next_u31() as usize) % moves.len()];
         game.play(m);
     }
     let tt = TranspositionTable::new(DATAGEN_HASH_MB)?;
@@ -140,7 +140,7 @@ fn game_rng(seed: u64, g: usize) -> Lcg {
     let mut rng = Lcg(seed ^ 0x5eed_5eed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     // A few steps mix the game number into the state.
     for _ in 0..4 {
-        rng.next_u64();
+        rng.next_u31();
     }
     rng
 }
@@ -154,7 +154,7 @@ fn play_numbered(config: &Config, g: usize) -> Played {
     let start = if config.openings.is_empty() {
         Game::default()
     } else {
-        let fen = &config.openings[(rng.next_u64() as usize) % config.openings.len()];
+        let fen = &config.openings[(rng.next_u31() as usize) % config.openings.len()];
         Game::from_fen(fen, false)?
     };
     play_game(start, config, &mut rng)

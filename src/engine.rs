@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
-use vampirc_uci::{Serializable, UciMessage};
 
 use crate::position::Game;
 use crate::search::driver::{self, Job, SearchResult};
@@ -17,7 +16,7 @@ use crate::search::tt::TranspositionTable;
 use crate::strength::Strength;
 use crate::syzygy::Tables;
 use crate::uci::options::{self, Change, Options};
-use crate::uci::output::{Out, bestmove_line, info_line};
+use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
 use crate::uci::parse::Command;
 use crate::{bench, eval, perft};
 
@@ -78,22 +77,11 @@ impl Engine {
         log::debug!("<< {:?}", msg.command);
         match msg.command {
             Command::Uci => {
-                let id = UciMessage::Id {
-                    name: Some(NAME.to_string()),
-                    author: None,
-                };
-                self.out.line(&id.serialize());
-                let id = UciMessage::Id {
-                    name: None,
-                    author: Some(AUTHOR.to_string()),
-                };
-                self.out.line(&id.serialize());
-                for line in options::option_lines() {
+                for line in handshake_lines(NAME, AUTHOR, options::option_lines()) {
                     self.out.line(&line);
                 }
-                self.out.line("uciok");
             }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => self.out.line(READYOK),
             Command::Debug(_) => {}
             Command::Register => self.out.info_string("no registration needed"),
             Command::UciNewGame => {
@@ -180,7 +168,8 @@ impl Engine {
             Ok(Change::MoveOverhead(ms)) => self.options.move_overhead_ms = ms,
             Ok(Change::Threads(n)) => self.set_threads(n),
             Ok(Change::MultiPv(n)) => self.options.multipv = n,
-            Ok(Change::Ponder(on)) => self.options.ponder = on,
+            // The GUI says whether it will send `go ponder`; nothing to set here.
+            Ok(Change::Ponder(_)) => {}
             Ok(Change::SyzygyPath(path)) => self.load_tables(&path),
             Ok(Change::SyzygyProbeDepth(d)) => self.options.syzygy_probe_depth = d,
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
@@ -366,7 +355,7 @@ fn choose_weaker_line(r: &mut SearchResult, strength: Strength, seed: u64) {
 /// The answer when no search result is to be had: depth 0 and the first legal move.
 fn play_any_legal_move(out: &Out, game: &Game) {
     let first = game.pos.legal_moves().first().copied();
-    out.line("info depth 0 score cp 0");
+    out.line(NO_SEARCH_INFO);
     out.line(&bestmove_line(first, None, game.mode));
 }
 

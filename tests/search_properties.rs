@@ -22,13 +22,13 @@ fn sample_positions(count: usize) -> Vec<Game> {
     while out.len() < count {
         let fen = starts[out.len() % starts.len()];
         let mut game = Game::from_fen(fen, false).unwrap();
-        let plies = rng.next_u64() % 4;
+        let plies = rng.next_u31() % 4;
         for _ in 0..plies {
             let moves = game.pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            let m = moves[(rng.next_u64() as usize) % moves.len()];
+            let m = moves[(rng.next_u31() as usize) % moves.len()];
             game.play(m);
         }
         out.push(game);

@@ -22,7 +22,6 @@ pub const SYZYGY_PROBE_LIMIT_MAX: usize = 7;
 pub struct Options {
     pub hash_mb: usize,
     pub move_overhead_ms: i64,
-    pub ponder: bool,
     pub chess960: bool,
     pub threads: usize,
     pub multipv: usize,
@@ -37,7 +36,6 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
             move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS,
-            ponder: false,
             chess960: false,
             threads: 1,
             multipv: 1,
