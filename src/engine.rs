@@ -230,22 +230,23 @@ impl Engine {
         }
     }
 
-    /// A new pool of `n` threads (the old one, idle, is joined first). Should it fail, one
-    /// thread is tried; the error is reported either way.
+    /// `n` search threads: the pool's helpers are replaced (it is idle: the search has been
+    /// waited for); its main thread, and the history it holds, stays.
     fn set_threads(&mut self, n: usize) {
-        self.pool = None;
-        self.pool = match Pool::new(n).or_else(|e| {
-            self.out
-                .info_string(&format!("error: {e}; using one thread"));
-            Pool::new(1)
-        }) {
-            Ok(pool) => Some(pool),
-            Err(e) => {
-                self.out.info_string(&format!("error: {e}"));
-                None
-            }
-        };
-        self.options.threads = self.pool.as_ref().map_or(1, Pool::size);
+        match &mut self.pool {
+            Some(pool) => pool.set_threads(n),
+            None => match Pool::new(n) {
+                Ok(pool) => self.pool = Some(pool),
+                Err(e) => self.out.info_string(&format!("error: {e}")),
+            },
+        }
+        let size = self.pool.as_ref().map_or(1, Pool::size);
+        if size < n {
+            self.out.info_string(&format!(
+                "error: only {size} search threads could be started"
+            ));
+        }
+        self.options.threads = size;
     }
 
     /// Runs long work (a search, perft, bench) on the pool's main thread, so `isready` is

@@ -57,22 +57,35 @@ impl Pool {
     /// (with a warning), the main thread must start.
     pub fn new(threads: usize) -> Result<Pool, String> {
         let main = spawn("search".to_string())?;
+        let mut pool = Pool {
+            main: main.jobs,
+            helpers: Arc::new(Vec::new()),
+            handles: vec![main.handle],
+        };
+        pool.set_threads(threads);
+        Ok(pool)
+    }
+
+    /// Replaces the helpers by `threads - 1` new ones (the pool must be idle). The main
+    /// thread stays, and with it what it learnt of the game.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.helpers = Arc::new(Vec::new());
+        for h in self.handles.drain(1..) {
+            if h.join().is_err() {
+                log::error!("a helper thread ended abnormally");
+            }
+        }
         let mut senders = Vec::new();
-        let mut handles = vec![main.handle];
         for id in 1..threads.max(1) {
             match spawn(format!("helper {id}")) {
                 Ok(w) => {
                     senders.push(w.jobs);
-                    handles.push(w.handle);
+                    self.handles.push(w.handle);
                 }
                 Err(e) => log::warn!("{e}"),
             }
         }
-        Ok(Pool {
-            main: main.jobs,
-            helpers: Arc::new(senders),
-            handles,
-        })
+        self.helpers = Arc::new(senders);
     }
 
     /// Threads in the pool, the main one included.
@@ -175,7 +188,7 @@ mod tests {
 
     #[test]
     fn work_runs_on_threads_that_keep_their_state_between_runs() {
-        let pool = Pool::new(3).unwrap();
+        let mut pool = Pool::new(3).unwrap();
         assert_eq!(pool.size(), 3);
         for round in 1..=2u64 {
             let seen = Arc::new(AtomicU64::new(0));
@@ -196,6 +209,20 @@ mod tests {
             // Main: `round`; helpers 1 and 2: 10 * round plus their id.
             assert_eq!(seen.load(Ordering::SeqCst), round + 2 * 10 * round + 3);
         }
+        // New helpers start afresh; the main thread keeps its state.
+        pool.set_threads(2);
+        assert_eq!(pool.size(), 2);
+        let seen = Arc::new(AtomicU64::new(0));
+        let s = Arc::clone(&seen);
+        pool.run(move |td, helpers| {
+            let rx = start_helpers(helpers, 1, |_, td| td.nodes);
+            s.store(
+                td.nodes * 100 + rx.recv().unwrap().unwrap(),
+                Ordering::SeqCst,
+            );
+        })
+        .wait();
+        assert_eq!(seen.load(Ordering::SeqCst), 200);
         pool.clear();
         let seen = Arc::new(AtomicU64::new(0));
         let s = Arc::clone(&seen);
