@@ -148,11 +148,14 @@ mod tests {
     #[cfg(feature = "tune")]
     #[test]
     fn a_tuning_build_sets_parameters_within_range() {
-        assert!(set("lmr_divisor", 99).is_err());
+        // A parameter only tablebase searches read, so tests running beside this one are
+        // not disturbed.
+        assert!(set("tb_store_extra_depth", 21).is_err());
         assert!(set("no_such_thing", 1).is_err());
-        set("lmr_divisor", 230).unwrap();
-        assert_eq!(lmr_divisor(), 230);
-        set("LMR_DIVISOR", 225).unwrap();
+        set("tb_store_extra_depth", 7).unwrap();
+        assert_eq!(tb_store_extra_depth(), 7);
+        set("TB_STORE_EXTRA_DEPTH", 6).unwrap();
+        assert_eq!(tb_store_extra_depth(), 6);
         assert_eq!(option_lines().len(), TABLE.len());
     }
 }
