@@ -11,7 +11,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
 use crate::packed::{self, Outcome, Record};
-use crate::position::{Game, is_repetition_draw};
+use crate::position::{Game, is_draw_by_rule};
 use crate::rng::Lcg;
 use crate::search::driver;
 use crate::search::ordering::is_tactical;
@@ -98,7 +98,7 @@ fn random_opening(
             if moves.is_empty() {
                 break;
             }
-            let m = moves[(rng.next_u64() as usize) % moves.len()];
+            let m = moves[(rng.next_u31() as usize) % moves.len()];
             game.play(m);
         }
         if game.pos.legal_moves().is_empty() {
@@ -136,10 +136,8 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
             return Ok((quiet, result));
         }
         let keys = game.repetition_keys();
-        if pos.is_insufficient_material()
-            || pos.halfmoves() >= 100
-            || is_repetition_draw(&keys, pos.halfmoves(), 0)
-        {
+        // No legal move was handled above, so this is no mate: only the rules can draw.
+        if is_draw_by_rule(pos, &keys, 0) {
             return Ok((quiet, 0.5));
         }
         let clock = Clock::new(&limits, pos.turn().is_white(), 0, StopToken::detached());
@@ -186,7 +184,7 @@ fn game_rng(seed: u64, g: usize) -> Lcg {
     let mut rng = Lcg(seed ^ 0x5eed_5eed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     // A few steps mix the game number into the state.
     for _ in 0..4 {
-        rng.next_u64();
+        rng.next_u31();
     }
     rng
 }
@@ -200,7 +198,7 @@ fn play_numbered(config: &Config, g: usize) -> Played {
     let start = if config.openings.is_empty() {
         Game::default()
     } else {
-        let fen = &config.openings[(rng.next_u64() as usize) % config.openings.len()];
+        let fen = &config.openings[(rng.next_u31() as usize) % config.openings.len()];
         Game::from_fen(fen, false)?
     };
     play_game(start, config, &mut rng)
@@ -420,7 +418,7 @@ mod tests {
             let mut single = start.clone();
             for _ in 0..config.random_plies {
                 let moves = single.pos.legal_moves();
-                single.play(moves[(first.next_u64() as usize) % moves.len()]);
+                single.play(moves[(first.next_u31() as usize) % moves.len()]);
             }
             if opening_score(&single, &tt, &limits).abs() > OPENING_SCORE {
                 unbalanced_first_tries += 1;

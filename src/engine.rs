@@ -2,23 +2,21 @@
 //! runs each `go` on a search thread, and applies commands in the order they came.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
-use shakmaty::{CastlingMode, EnPassantMode, Position, fen::Fen};
-use vampirc_uci::{Serializable, UciMessage};
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
 
 use crate::position::Game;
-use crate::search::driver::{self, Iteration, SEARCH_STACK_BYTES, SearchResult};
-use crate::search::ordering::Heuristics;
+use crate::search::driver::{self, Job, SearchResult};
+use crate::search::pool::{Done, Helpers, Pool, panic_message};
+use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::strength::Strength;
-use crate::syzygy::{Probe, Tables};
+use crate::syzygy::Tables;
 use crate::uci::options::{self, Change, Options};
-use crate::uci::output::{Out, bestmove_line, info_line};
+use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
 use crate::uci::parse::Command;
 use crate::{bench, eval, perft};
 
@@ -36,12 +34,12 @@ pub struct Engine {
     game: Game,
     options: Options,
     tt: Arc<TranspositionTable>,
-    /// History and counter moves carried from one search of the game to the next.
-    heuristics: Arc<Mutex<Heuristics>>,
+    /// The search threads, parked between searches; None only if none could be started.
+    pool: Option<Pool>,
     /// Syzygy tables from `SyzygyPath`, shared read-only with the search threads.
     tables: Option<Arc<Tables>>,
-    search: Option<JoinHandle<()>>,
-    debug: bool,
+    /// Closes when the work running on the pool (a search, perft, bench) has ended.
+    running: Option<Done>,
 }
 
 impl Engine {
@@ -51,11 +49,10 @@ impl Engine {
             out,
             game: Game::default(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
+            pool: Some(Pool::new(options.threads)?),
             options,
-            heuristics: Arc::default(),
             tables: None,
-            search: None,
-            debug: false,
+            running: None,
         })
     }
 
@@ -71,10 +68,8 @@ impl Engine {
 
     /// Commands that change what a search uses wait for the running search to end first.
     fn wait_for_search(&mut self) {
-        if let Some(handle) = self.search.take()
-            && handle.join().is_err()
-        {
-            log::error!("search thread ended abnormally");
+        if let Some(done) = self.running.take() {
+            done.wait();
         }
     }
 
@@ -82,28 +77,19 @@ impl Engine {
         log::debug!("<< {:?}", msg.command);
         match msg.command {
             Command::Uci => {
-                let id = UciMessage::Id {
-                    name: Some(NAME.to_string()),
-                    author: None,
-                };
-                self.out.line(&id.serialize());
-                let id = UciMessage::Id {
-                    name: None,
-                    author: Some(AUTHOR.to_string()),
-                };
-                self.out.line(&id.serialize());
-                for line in options::option_lines() {
+                for line in handshake_lines(NAME, AUTHOR, options::option_lines()) {
                     self.out.line(&line);
                 }
-                self.out.line("uciok");
             }
-            Command::IsReady => self.out.line("readyok"),
-            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line(READYOK),
+            Command::Debug(_) => {}
             Command::Register => self.out.info_string("no registration needed"),
             Command::UciNewGame => {
                 self.wait_for_search();
                 self.tt.clear();
-                *lock(&self.heuristics) = Heuristics::default();
+                if let Some(pool) = &self.pool {
+                    pool.clear();
+                }
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::SetOption { name, value } => {
@@ -119,7 +105,7 @@ impl Engine {
                 let game = self.game.clone();
                 let out = self.out.clone();
                 let token = msg.token;
-                self.spawn_worker(move || {
+                self.run_on_pool(move |_, _| {
                     let config = perft::PerftConfig::default();
                     let (nodes, ms) =
                         perft::run_divide(&game, depth, divide, config, Some(&token), &out);
@@ -132,7 +118,7 @@ impl Engine {
             Command::Bench(depth) => {
                 self.wait_for_search();
                 let out = self.out.clone();
-                self.spawn_worker(move || bench::run(depth, &out));
+                self.run_on_pool(move |_, _| bench::run(depth, &out));
             }
             Command::Display => {
                 let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);
@@ -180,14 +166,16 @@ impl Engine {
             Ok(Change::Hash(mb)) => self.resize_hash(mb),
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::MoveOverhead(ms)) => self.options.move_overhead_ms = ms,
-            Ok(Change::Threads(n)) => self.options.threads = n,
+            Ok(Change::Threads(n)) => self.set_threads(n),
             Ok(Change::MultiPv(n)) => self.options.multipv = n,
-            Ok(Change::Ponder(on)) => self.options.ponder = on,
+            // The GUI says whether it will send `go ponder`; nothing to set here.
+            Ok(Change::Ponder(_)) => {}
             Ok(Change::SyzygyPath(path)) => self.load_tables(&path),
             Ok(Change::SyzygyProbeDepth(d)) => self.options.syzygy_probe_depth = d,
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
             Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
+            Ok(Change::Tuned) => {}
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
                 self.game.mode = if on {
@@ -242,33 +230,51 @@ impl Engine {
         }
     }
 
-    /// Runs long work (a search, perft, bench) off the engine thread, so `isready` is still
-    /// answered; the next state-changing command waits for it.
-    fn spawn_worker(&mut self, work: impl FnOnce() + Send + 'static) -> bool {
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(work);
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(handle);
+    /// `n` search threads: the pool's helpers are replaced (it is idle: the search has been
+    /// waited for); its main thread, and the history it holds, stays.
+    fn set_threads(&mut self, n: usize) {
+        match &mut self.pool {
+            Some(pool) => pool.set_threads(n),
+            None => match Pool::new(n) {
+                Ok(pool) => self.pool = Some(pool),
+                Err(e) => self.out.info_string(&format!("error: {e}")),
+            },
+        }
+        let size = self.pool.as_ref().map_or(1, Pool::size);
+        if size < n {
+            self.out.info_string(&format!(
+                "error: only {size} search threads could be started"
+            ));
+        }
+        self.options.threads = size;
+    }
+
+    /// Runs long work (a search, perft, bench) on the pool's main thread, so `isready` is
+    /// still answered; the next state-changing command waits for it.
+    fn run_on_pool(
+        &mut self,
+        work: impl FnOnce(&mut ThreadData, &Helpers) + Send + 'static,
+    ) -> bool {
+        match &self.pool {
+            Some(pool) => {
+                self.running = Some(pool.run(work));
                 true
             }
-            Err(e) => {
-                log::error!("cannot start a worker thread: {e}");
+            None => {
                 self.out
-                    .info_string(&format!("error: cannot start a worker thread: {e}"));
+                    .info_string("error: no search thread could be started");
                 false
             }
         }
     }
 
-    /// Keeps the legal `searchmoves`, naming each token that is not.
-    fn checked_searchmoves(&self, tokens: &[String]) -> Vec<String> {
+    /// The legal moves among the `searchmoves` tokens (parsed here, once), naming each token
+    /// that is not one.
+    fn checked_searchmoves(&self, tokens: &[String]) -> Vec<Move> {
         let mut good = Vec::new();
         for t in tokens {
             match self.game.parse_move(t) {
-                Ok(_) => good.push(t.clone()),
+                Ok(m) => good.push(m),
                 Err(e) => self.out.info_string(&format!("error: searchmoves: {e}")),
             }
         }
@@ -280,7 +286,7 @@ impl Engine {
     }
 
     fn start_search(&mut self, mut limits: Limits, token: StopToken) {
-        limits.searchmoves = self.checked_searchmoves(&limits.searchmoves);
+        let searchmoves = self.checked_searchmoves(&limits.searchmoves);
         limits.multipv = self.options.multipv;
         let mut threads = self.options.threads;
         // Weakened play: one thread, a node budget, and several root lines to choose from.
@@ -293,71 +299,47 @@ impl Engine {
             limits.multipv = s.lines();
             threads = 1;
         }
-        let game = self.game.clone();
-        let tt = Arc::clone(&self.tt);
+        let job = Arc::new(Job {
+            game: self.game.clone(),
+            limits,
+            tt: Arc::clone(&self.tt),
+            tables: self.tables.clone(),
+            probe_depth: self.options.syzygy_probe_depth,
+            probe_limit: self.options.syzygy_probe_limit,
+            threads,
+            searchmoves,
+        });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
-        let heuristics = Arc::clone(&self.heuristics);
-        let tables = self.tables.clone();
-        let (probe_depth, probe_limit) = (
-            self.options.syzygy_probe_depth,
-            self.options.syzygy_probe_limit,
-        );
-        let started = self.spawn_worker(move || {
-            let mut heuristics = lock(&heuristics);
-            let tb = tables.as_deref().map(|tables| Probe {
-                tables,
-                depth: probe_depth,
-                limit: probe_limit.min(tables.max_pieces),
-            });
+        let started = self.run_on_pool(move |td, helpers| {
             let setup = SearchSetup {
-                tt: &tt,
-                tb,
-                heuristics: &mut heuristics,
+                td,
+                helpers,
                 overhead,
-                threads,
                 strength,
             };
-            search_and_report(&game, &limits, setup, &out, token)
+            search_and_report(&job, setup, &out, token)
         });
         if !started {
-            let first = self.game.pos.legal_moves().first().copied();
-            self.out.line("info depth 0 score cp 0");
-            self.out.line(&bestmove_line(first, None, self.game.mode));
+            play_any_legal_move(&self.out, &self.game);
         }
     }
 }
 
-/// The heuristics, even if the lock was poisoned (they are only move-ordering hints, so any
-/// state is safe to use). A search that panics leaves them empty.
-fn lock(h: &Mutex<Heuristics>) -> std::sync::MutexGuard<'_, Heuristics> {
-    h.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// What a search runs with besides the position and limits.
+/// What a search runs with besides the job.
 pub struct SearchSetup<'a> {
-    pub tt: &'a TranspositionTable,
-    pub tb: Option<Probe<'a>>,
-    pub heuristics: &'a mut Heuristics,
+    pub td: &'a mut ThreadData,
+    pub helpers: &'a Helpers,
     pub overhead: i64,
-    pub threads: usize,
     /// Play below full strength: choose among the root lines (see `strength.rs`).
     pub strength: Option<Strength>,
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
-}
-
 /// Replaces the result's move, score and line by one of the last iteration's lines, chosen
 /// as `strength` says; the seed makes the choice repeatable for a position.
-fn choose_weaker_line(r: &mut SearchResult, lines: &[Iteration], strength: Strength, seed: u64) {
-    let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
-    let Some(chosen) = lines.get(strength.choose(&scores, seed)) else {
+fn choose_weaker_line(r: &mut SearchResult, strength: Strength, seed: u64) {
+    let scores: Vec<i32> = r.lines.iter().map(|l| l.score).collect();
+    let Some(chosen) = r.lines.get(strength.choose(&scores, seed)).cloned() else {
         return;
     };
     let Some(&first) = chosen.pv.first() else {
@@ -368,56 +350,43 @@ fn choose_weaker_line(r: &mut SearchResult, lines: &[Iteration], strength: Stren
     r.last.depth = chosen.depth;
     r.last.seldepth = chosen.seldepth;
     r.last.score = chosen.score;
-    r.last.pv = chosen.pv.clone();
+    r.last.pv = chosen.pv;
+}
+
+/// The answer when no search result is to be had: depth 0 and the first legal move.
+fn play_any_legal_move(out: &Out, game: &Game) {
+    let first = game.pos.legal_moves().first().copied();
+    out.line(NO_SEARCH_INFO);
+    out.line(&bestmove_line(first, None, game.mode));
 }
 
 /// Runs one `go` to its `bestmove`. A panic in the search is reported and a legal move is
 /// still played, so the GUI never waits for an answer that will not come.
-pub fn search_and_report(
-    game: &Game,
-    limits: &Limits,
-    setup: SearchSetup,
-    out: &Out,
-    token: StopToken,
-) {
-    let clock = Clock::new(limits, game.pos.turn().is_white(), setup.overhead, token);
+pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: StopToken) {
+    let game = &job.game;
+    let clock = Clock::new(
+        &job.limits,
+        game.pos.turn().is_white(),
+        setup.overhead,
+        token,
+    );
     let mode = game.mode;
-    let (tt, tb, threads) = (setup.tt, setup.tb, setup.threads);
-    let heuristics = setup.heuristics;
+    let (td, helpers) = (setup.td, setup.helpers);
     // Under a strength limit only the first line of each iteration is shown while searching;
-    // the lines of the last iteration are kept to choose from.
-    let mut lines: Vec<Iteration> = Vec::new();
+    // the result keeps the lines of the last iteration to choose from.
     let result = catch_unwind(AssertUnwindSafe(|| {
-        driver::search_threads(
-            game,
-            limits,
-            tt,
-            tb,
-            &clock,
-            threads,
-            heuristics,
-            &mut |it| {
-                if setup.strength.is_some() {
-                    if it.multipv == 1 {
-                        lines.clear();
-                    }
-                    lines.push(it.clone());
-                    if it.multipv > 1 {
-                        return;
-                    }
-                }
-                out.line(&info_line(it, mode))
-            },
-        )
+        driver::search_pool(job, helpers, &clock, td, &mut |it| {
+            if setup.strength.is_none() || it.multipv == 1 {
+                out.line(&info_line(it, mode));
+            }
+        })
     }));
     // `go infinite` and unanswered `go ponder` hold the answer until `stop` or `ponderhit`.
-    while clock.must_wait_for_bestmove() {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    clock.wait_for_bestmove();
     match result {
         Ok(mut r) => {
             if let Some(strength) = setup.strength {
-                choose_weaker_line(&mut r, &lines, strength, game.key());
+                choose_weaker_line(&mut r, strength, game.key());
             }
             out.line(&info_line(&r.last, mode));
             out.line(&bestmove_line(r.best, r.ponder, mode));
@@ -428,9 +397,7 @@ pub fn search_and_report(
             out.info_string(&format!(
                 "error: search failed ({msg}); playing a legal move"
             ));
-            out.line("info depth 0 score cp 0");
-            let first = game.pos.legal_moves().first().copied();
-            out.line(&bestmove_line(first, None, mode));
+            play_any_legal_move(out, game);
         }
     }
 }

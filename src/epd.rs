@@ -8,7 +8,7 @@ use shakmaty::{Move, Position};
 
 use crate::position::Game;
 use crate::search::driver;
-use crate::search::ordering::Heuristics;
+use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::output::Out;
@@ -109,11 +109,12 @@ pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, Strin
     let result = driver::search_threads(
         &r.game,
         limits,
+        &[],
         &tt,
         None,
         &clock,
         setup.threads,
-        &mut Heuristics::default(),
+        &mut ThreadData::default(),
         &mut |it| match it.pv.first() {
             Some(&m) if is_solution(r, m) => {
                 since.get_or_insert((it.elapsed_ms, it.depth));

@@ -45,12 +45,20 @@ pub fn is_repetition_draw(keys: &[u64], halfmoves: u32, ply: usize) -> bool {
     false
 }
 
+/// Whether `pos`, the last of `keys`, is drawn by rule `ply` plies below the search's root:
+/// by repetition, by insufficient material, or by the fifty-move rule unless this is mate.
+pub fn is_draw_by_rule(pos: &Chess, keys: &[u64], ply: usize) -> bool {
+    is_repetition_draw(keys, pos.halfmoves(), ply)
+        || pos.is_insufficient_material()
+        || (pos.halfmoves() >= 100 && !pos.is_checkmate())
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     pub pos: Chess,
     pub mode: CastlingMode,
     /// Keys of earlier positions, oldest first; the current position's key is not included.
-    pub history: Vec<u64>,
+    pub past_keys: Vec<u64>,
 }
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -60,7 +68,7 @@ impl Default for Game {
         Game {
             pos: Chess::default(),
             mode: CastlingMode::Standard,
-            history: Vec::new(),
+            past_keys: Vec::new(),
         }
     }
 }
@@ -131,7 +139,7 @@ impl Game {
         Ok(Game {
             pos,
             mode,
-            history: Vec::new(),
+            past_keys: Vec::new(),
         })
     }
 
@@ -141,7 +149,7 @@ impl Game {
 
     /// Plays a legal move, remembering the key of the position it leaves.
     pub fn play(&mut self, m: Move) {
-        self.history.push(self.key());
+        self.past_keys.push(self.key());
         self.pos.play_unchecked(m);
     }
 
@@ -156,7 +164,7 @@ impl Game {
             .swap_turn()
             .map_err(|_| "null move '0000' is not possible here".to_string())?;
         // A null move is irreversible for repetition purposes: nothing before it can recur.
-        self.history.clear();
+        self.past_keys.clear();
         self.pos = setup_pos;
         Ok(())
     }
@@ -201,8 +209,8 @@ impl Game {
     /// Keys of the positions a repetition could reach back to: since the last irreversible
     /// move, oldest first, then the current key.
     pub fn repetition_keys(&self) -> Vec<u64> {
-        let reach = (self.pos.halfmoves() as usize).min(self.history.len());
-        let mut keys = self.history[self.history.len() - reach..].to_vec();
+        let reach = (self.pos.halfmoves() as usize).min(self.past_keys.len());
+        let mut keys = self.past_keys[self.past_keys.len() - reach..].to_vec();
         keys.push(self.key());
         keys
     }
@@ -285,7 +293,7 @@ mod tests {
             fen_of(&g),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
-        assert_eq!(g.history.len(), 2);
+        assert_eq!(g.past_keys.len(), 2);
         let before = g.key();
         let e = g.apply_moves(&["e7e9"]).unwrap_err();
         assert!(e.contains("malformed move 'e7e9' at index 0"), "{e}");
@@ -314,7 +322,7 @@ mod tests {
             "{e}"
         );
         assert!(g.pos.is_check());
-        assert_eq!(g.history.len(), 3);
+        assert_eq!(g.past_keys.len(), 3);
     }
 
     #[test]

@@ -5,7 +5,7 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     /// The next 31 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub fn next_u31(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)

@@ -77,7 +77,7 @@ impl Strength {
             .collect();
         let total: f64 = weights.iter().sum();
         let mut rng = Lcg(seed);
-        let draw = (rng.next_u64() as f64 / (1u64 << 31) as f64) * total;
+        let draw = (rng.next_u31() as f64 / (1u64 << 31) as f64) * total;
         let mut acc = 0.0;
         for (i, w) in weights.iter().enumerate() {
             acc += w;

@@ -86,7 +86,7 @@ impl Params {
     /// Small random weights from a seed.
     pub fn random(hidden: usize, activation: Activation, seed: u64) -> Params {
         let mut rng = Lcg(seed);
-        let mut uniform = |a: f32| ((rng.next_u64() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0) * a;
+        let mut uniform = |a: f32| ((rng.next_u31() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0) * a;
         let mut v = vec![0.0; Params::len(hidden)];
         for w in &mut v[..INPUTS * hidden] {
             *w = uniform(0.1);
@@ -500,7 +500,7 @@ pub fn train(
         let started = std::time::Instant::now();
         // Fisher-Yates with the run's generator, so a run is repeatable from its seed.
         for i in (1..train_set.len()).rev() {
-            let r = (rng.next_u64() << 31 | rng.next_u64()) as usize % (i + 1);
+            let r = (rng.next_u31() << 31 | rng.next_u31()) as usize % (i + 1);
             train_set.swap(i, r);
         }
         let lr = learning_rate(settings.lr, epoch, settings.epochs);

@@ -5,12 +5,13 @@ use ferrum::position::Game;
 use ferrum::rng::Lcg;
 use ferrum::search::driver;
 use ferrum::search::negamax::Searcher;
-use ferrum::search::ordering::Heuristics;
 use ferrum::search::reference;
+use ferrum::search::root::RootMoves;
 use ferrum::search::score::{INFINITY, MATE};
+use ferrum::search::thread::ThreadData;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
-use shakmaty::Position;
+use shakmaty::{Chess, Position};
 
 /// Positions reached by random legal moves from varied starts: openings, middlegames with
 /// captures available, endgames.
@@ -21,13 +22,13 @@ fn sample_positions(count: usize) -> Vec<Game> {
     while out.len() < count {
         let fen = starts[out.len() % starts.len()];
         let mut game = Game::from_fen(fen, false).unwrap();
-        let plies = rng.next_u64() % 4;
+        let plies = rng.next_u31() % 4;
         for _ in 0..plies {
             let moves = game.pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            let m = moves[(rng.next_u64() as usize) % moves.len()];
+            let m = moves[(rng.next_u31() as usize) % moves.len()];
             game.play(m);
         }
         out.push(game);
@@ -52,6 +53,12 @@ fn oracle_within(game: &Game, depth: i32, mut budget: u64) -> Option<i32> {
     )
 }
 
+/// The root searched over every legal move, as the driver's first line does.
+fn root(s: &mut Searcher, pos: &Chess, depth: i32, alpha: i32, beta: i32) -> i32 {
+    let moves = RootMoves::new(pos, &[]);
+    s.search_root(pos, moves.moves(), true, depth, alpha, beta)
+}
+
 #[test]
 fn alpha_beta_without_table_equals_plain_negamax_on_200_positions() {
     let tt = TranspositionTable::new(1).unwrap();
@@ -66,10 +73,11 @@ fn alpha_beta_without_table_equals_plain_negamax_on_200_positions() {
             skipped += 1;
             continue;
         };
-        let mut searcher = Searcher::new(&tt, &clock, game.repetition_keys());
+        let mut td = ThreadData::default();
+        let mut searcher = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
         searcher.use_tt = false;
         searcher.prune = false;
-        let fast = searcher.negamax(&game.pos, depth, -INFINITY, INFINITY, 0);
+        let fast = root(&mut searcher, &game.pos, depth, -INFINITY, INFINITY);
         assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
         compared[depth as usize] += 1;
     }
@@ -94,9 +102,10 @@ fn iterative_deepening_through_the_table_equals_plain_negamax() {
     let (mut nodes_with, mut nodes_without) = (0, 0);
     for (i, game) in sample_positions(160).iter().enumerate() {
         let tt = TranspositionTable::new(1).unwrap();
-        let mut with_table = Searcher::new(&tt, &clock, game.repetition_keys());
+        let (mut td_with, mut td_without) = (ThreadData::default(), ThreadData::default());
+        let mut with_table = Searcher::new(&tt, &clock, &mut td_with, game.repetition_keys());
         with_table.prune = false;
-        let mut without = Searcher::new(&tt, &clock, game.repetition_keys());
+        let mut without = Searcher::new(&tt, &clock, &mut td_without, game.repetition_keys());
         (without.prune, without.use_tt) = (false, false);
         for depth in 1..=4 {
             // A smaller budget than the other oracle tests: positions whose quiescence
@@ -104,12 +113,12 @@ fn iterative_deepening_through_the_table_equals_plain_negamax() {
             let Some(slow) = oracle_within(game, depth, 60_000) else {
                 break;
             };
-            let fast = with_table.negamax(&game.pos, depth, -INFINITY, INFINITY, 0);
+            let fast = root(&mut with_table, &game.pos, depth, -INFINITY, INFINITY);
             assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
             // Aspiration-style windows above and below the truth, on the same table: the
             // stored bounds must keep fail-low and fail-high results on the right side.
-            let high = with_table.negamax(&game.pos, depth, slow + 1, slow + 30, 0);
-            let low = with_table.negamax(&game.pos, depth, slow - 30, slow - 1, 0);
+            let high = root(&mut with_table, &game.pos, depth, slow + 1, slow + 30);
+            let low = root(&mut with_table, &game.pos, depth, slow - 30, slow - 1);
             assert!(
                 (slow..=slow + 1).contains(&high) && (slow - 1..=slow).contains(&low),
                 "position {i} depth {depth}: {low} {slow} {high}"
@@ -119,12 +128,12 @@ fn iterative_deepening_through_the_table_equals_plain_negamax() {
                 (slow + 1, slow + 30),
                 (slow - 30, slow - 1),
             ] {
-                without.negamax(&game.pos, depth, alpha, beta, 0);
+                root(&mut without, &game.pos, depth, alpha, beta);
             }
             compared[depth as usize] += 1;
         }
-        nodes_with += with_table.nodes;
-        nodes_without += without.nodes;
+        nodes_with += with_table.nodes();
+        nodes_without += without.nodes();
     }
     assert!(compared[4] >= 30, "compared {compared:?}");
     // The table was in play: its moves and cutoffs saved work (55% of the nodes without it;
@@ -145,15 +154,16 @@ fn alpha_beta_with_narrow_windows_bounds_the_true_value() {
         let Some(truth) = oracle(&game, 2) else {
             continue;
         };
-        let mut s = Searcher::new(&tt, &clock, game.repetition_keys());
+        let mut td = ThreadData::default();
+        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
         s.use_tt = false;
         s.prune = false;
-        let high = s.negamax(&game.pos, 2, truth + 1, truth + 50, 0);
+        let high = root(&mut s, &game.pos, 2, truth + 1, truth + 50);
         assert!(
             truth <= high && high <= truth + 1,
             "fail-low {high}, true {truth}"
         );
-        let low = s.negamax(&game.pos, 2, truth - 50, truth - 1, 0);
+        let low = root(&mut s, &game.pos, 2, truth - 50, truth - 1);
         assert!(
             truth - 1 <= low && low <= truth,
             "fail-high {low}, true {truth}"
@@ -211,10 +221,21 @@ fn search_only(game: &Game, depth: u32, only: &str) -> driver::SearchResult {
     let clock = Clock::unlimited(StopToken::detached());
     let limits = Limits {
         depth: Some(depth),
-        searchmoves: vec![only.to_string()],
         ..Limits::default()
     };
-    driver::search(game, &limits, &tt, &clock, &mut |_| {})
+    let only = [game.parse_move(only).unwrap()];
+    let mut td = ThreadData::default();
+    driver::search_threads(
+        game,
+        &limits,
+        &only,
+        &tt,
+        None,
+        &clock,
+        1,
+        &mut td,
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -262,15 +283,16 @@ fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
         depth: Some(9),
         ..Limits::default()
     };
-    let mut heuristics = Heuristics::default();
+    let mut td = ThreadData::default();
     let r = driver::search_threads(
         &game,
         &limits,
+        &[],
         &tt,
         None,
         &clock,
         3,
-        &mut heuristics,
+        &mut td,
         &mut |_| {},
     );
     assert_eq!(r.thread_nodes.len(), 3, "{:?}", r.thread_nodes);
@@ -322,7 +344,7 @@ fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() 
         let [.., (_, before), (_, last)] = reports[..] else {
             panic!("{fen}: {reports:?}");
         };
-        let expected = driver::soft_time_percent(stable, before - last);
+        let expected = ferrum::search::time::soft_time_percent(stable, before - last);
         assert_eq!(clock.soft_percent(), expected, "{fen}: {reports:?}");
         seen.insert(expected);
     }

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use ferrum::position::Game;
 use ferrum::rng::Lcg;
 use ferrum::search::driver;
-use ferrum::search::ordering::Heuristics;
+use ferrum::search::thread::ThreadData;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use ferrum::syzygy::{Probe, Tables};
@@ -42,7 +42,7 @@ fn random_position(rng: &mut Lcg, pieces: &str, turn: Color) -> Option<Chess> {
     for c in pieces.chars() {
         let p = piece(c);
         let sq = loop {
-            let sq = Square::new((rng.next_u64() % 64) as u32);
+            let sq = Square::new((rng.next_u31() % 64) as u32);
             let back_rank = matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth);
             if board.piece_at(sq).is_none() && !(p.role == Role::Pawn && back_rank) {
                 break sq;
@@ -58,8 +58,8 @@ fn random_position(rng: &mut Lcg, pieces: &str, turn: Color) -> Option<Chess> {
 
 /// A KPvKP position just after a double pawn push that can be taken en passant.
 fn en_passant_position(rng: &mut Lcg) -> Option<Chess> {
-    let file = 1 + (rng.next_u64() % 6) as u32;
-    let side = if rng.next_u64().is_multiple_of(2) {
+    let file = 1 + (rng.next_u31() % 6) as u32;
+    let side = if rng.next_u31().is_multiple_of(2) {
         -1
     } else {
         1
@@ -77,7 +77,7 @@ fn en_passant_position(rng: &mut Lcg) -> Option<Chess> {
     board.set_piece_at(pushed, piece('p'));
     for c in ['K', 'k'] {
         let sq = loop {
-            let sq = Square::new((rng.next_u64() % 64) as u32);
+            let sq = Square::new((rng.next_u31() % 64) as u32);
             if board.piece_at(sq).is_none() {
                 break sq;
             }
@@ -104,8 +104,8 @@ fn random_positions(count: usize, seed: u64) -> Vec<Chess> {
         let pos = if out.len() % 10 == 9 {
             en_passant_position(&mut rng)
         } else {
-            let material = MATERIALS[(rng.next_u64() as usize) % MATERIALS.len()];
-            let turn = Color::from_white(rng.next_u64().is_multiple_of(2));
+            let material = MATERIALS[(rng.next_u31() as usize) % MATERIALS.len()];
+            let turn = Color::from_white(rng.next_u31().is_multiple_of(2));
             random_position(&mut rng, material, turn)
         };
         out.extend(pos.filter(|p| !p.legal_moves().is_empty()));
@@ -226,7 +226,7 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
         nodes: Some(1500),
         ..Limits::default()
     };
-    let mut heuristics = [Heuristics::default(), Heuristics::default()];
+    let mut heuristics = [ThreadData::default(), ThreadData::default()];
     for _ in 0..200 {
         let pos = &game.pos;
         if pos.is_checkmate() {
@@ -255,6 +255,7 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
         let r = driver::search_threads(
             &game,
             &limits,
+            &[],
             &tts[i],
             probe,
             &clock,

@@ -7,12 +7,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
-use super::ordering::Heuristics;
+use super::params;
+use super::pool::{Helpers, start_helpers};
+use super::root::RootMoves;
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
-use super::time::{Clock, Limits};
+use super::thread::ThreadData;
+use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::position::{Game, zobrist};
-use crate::syzygy::Probe;
+use crate::syzygy::{Probe, Tables};
 
 /// What one iteration found, as the protocol layer reports it.
 #[derive(Clone, Debug)]
@@ -37,6 +40,8 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The last report: depth, score and line behind `best`.
     pub last: Iteration,
+    /// Every line of the last reported iteration, best first (MultiPV).
+    pub lines: Vec<Iteration>,
     /// Nodes searched by each thread, the main thread first; with helpers, `last.nodes` is
     /// their sum.
     pub thread_nodes: Vec<u64>,
@@ -50,45 +55,25 @@ fn reply_from_tt(root: &Chess, best: Move, tt: &TranspositionTable) -> Option<Mo
     child.legal_moves().into_iter().find(|m| hit.mv.matches(*m))
 }
 
-/// How much of the soft time limit to use after an iteration, in percent: more while the best
-/// move keeps changing (by how many iterations it has stood) and when the score falls.
-pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
-    let stability = match stable_iterations {
-        0 => 140,
-        1 => 120,
-        2 => 105,
-        3 => 95,
-        _ => 80,
-    };
-    let drop = match score_drop {
-        d if d > 60 => 140,
-        d if d > 25 => 120,
-        _ => 100,
-    };
-    stability * drop / 100
-}
-
-/// Aspiration windows start this deep, this wide (centipawns) around the last score, and
-/// double on each failure until they give up and open fully.
-const ASPIRATION_MIN_DEPTH: i32 = 5;
-const ASPIRATION_DELTA: i32 = 25;
-const ASPIRATION_MAX_DELTA: i32 = 1000;
-
 /// One iteration, first with a narrow window around the previous score: most iterations land
-/// inside it and search fewer nodes; a score outside it is searched again wider.
+/// inside it and search fewer nodes; a score outside it is searched again wider, the window
+/// doubling on each failure until it gives up and opens fully.
 fn aspiration_search(
     searcher: &mut Searcher,
     root: &Chess,
+    moves: &RootMoves,
     depth: i32,
     previous: Option<i32>,
 ) -> i32 {
-    let Some(prev) = previous.filter(|p| depth >= ASPIRATION_MIN_DEPTH && !is_mate(*p)) else {
-        return searcher.negamax(root, depth, -INFINITY, INFINITY, 0);
+    let (candidates, whole) = (moves.moves(), !moves.restricted());
+    let Some(prev) = previous.filter(|p| depth >= params::aspiration_min_depth() && !is_mate(*p))
+    else {
+        return searcher.search_root(root, candidates, whole, depth, -INFINITY, INFINITY);
     };
-    let mut delta = ASPIRATION_DELTA;
+    let mut delta = params::aspiration_delta();
     let (mut alpha, mut beta) = (prev - delta, prev + delta);
     loop {
-        let score = searcher.negamax(root, depth, alpha, beta, 0);
+        let score = searcher.search_root(root, candidates, whole, depth, alpha, beta);
         if searcher.stopped || (score > alpha && score < beta) {
             return score;
         }
@@ -100,7 +85,7 @@ fn aspiration_search(
             searcher.root_hint = Some(m);
         }
         delta *= 2;
-        if delta > ASPIRATION_MAX_DELTA {
+        if delta > params::aspiration_max_delta() {
             (alpha, beta) = (-INFINITY, INFINITY);
         } else if score <= alpha {
             alpha = (score - delta).max(-INFINITY);
@@ -120,27 +105,116 @@ pub fn search(
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
-    let mut heuristics = Heuristics::default();
+    let mut td = ThreadData::default();
+    let root = RootMoves::new(&game.pos, &[]);
     let context = Context {
         game,
         limits,
         tt,
         tb: None,
+        root: &root,
     };
-    main_search(&context, clock, None, &mut heuristics, report)
+    main_search(&context, clock, None, &mut td, report)
 }
 
-/// What every thread of one search shares: the root, the limits and the tables.
+/// What every thread of one search shares: the root and its moves, the limits and the tables.
 #[derive(Clone, Copy)]
 struct Context<'a> {
     game: &'a Game,
     limits: &'a Limits,
     tt: &'a TranspositionTable,
     tb: Option<Probe<'a>>,
+    root: &'a RootMoves,
 }
 
-/// Stack for search threads: recursion to the maximum ply copies a position per ply.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+pub use super::pool::SEARCH_STACK_BYTES;
+
+/// A search the pool runs: what its threads share, owned, since the threads outlive the `go`.
+pub struct Job {
+    pub game: Game,
+    pub limits: Limits,
+    pub tt: Arc<TranspositionTable>,
+    pub tables: Option<Arc<Tables>>,
+    pub probe_depth: i32,
+    pub probe_limit: usize,
+    pub threads: usize,
+    /// The root moves `go searchmoves` allows (all when empty).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Job {
+    fn probe(&self) -> Option<Probe<'_>> {
+        self.tables.as_deref().map(|tables| Probe {
+            tables,
+            depth: self.probe_depth,
+            limit: self.probe_limit.min(tables.max_pieces),
+        })
+    }
+}
+
+/// Tells the helpers to stop when the main search ends, even by a panic.
+struct AbortOnDrop(Arc<AtomicBool>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Lazy SMP on the pool: this thread (the pool's main one, with its own `td`) searches and
+/// reports; `job.threads - 1` helpers search the same root through the shared table with
+/// their own state, which they keep from one search to the next. A helper's panic is passed
+/// on as this search's panic.
+pub fn search_pool(
+    job: &Arc<Job>,
+    helpers: &Helpers,
+    clock: &Clock,
+    td: &mut ThreadData,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    job.tt.new_search();
+    let tb = job.probe();
+    let root = Arc::new(root_moves(&job.game, &job.searchmoves, tb));
+    let context = Context {
+        game: &job.game,
+        limits: &job.limits,
+        tt: &job.tt,
+        tb,
+        root: &root,
+    };
+    let n = job.threads.saturating_sub(1).min(helpers.len());
+    if n == 0 {
+        return main_search(&context, clock, None, td, report);
+    }
+    let shared = Arc::new(AtomicU64::new(0));
+    let abort = AbortOnDrop(Arc::new(AtomicBool::new(false)));
+    let results = {
+        let (job, root, shared) = (Arc::clone(job), Arc::clone(&root), Arc::clone(&shared));
+        let (token, abort) = (clock.token().clone(), Arc::clone(&abort.0));
+        start_helpers(helpers, n, move |id, td| {
+            let clock = Clock::helper(token.clone(), Arc::clone(&abort), job.limits.nodes);
+            let context = Context {
+                game: &job.game,
+                limits: &job.limits,
+                tt: &job.tt,
+                tb: job.probe(),
+                root: &root,
+            };
+            helper_search(&context, &clock, &shared, id, td)
+        })
+    };
+    let mut result = main_search(&context, clock, Some(&shared), td, report);
+    drop(abort);
+    for r in results.iter().take(n) {
+        match r {
+            Ok(nodes) => result.thread_nodes.push(nodes),
+            Err(msg) => std::panic::resume_unwind(Box::new(msg)),
+        }
+    }
+    // Every thread has added all its nodes by now.
+    result.last.nodes = shared.load(Ordering::Relaxed);
+    result
+}
 
 /// Lazy SMP: `threads - 1` helpers search the same root through the shared table, so the
 /// main thread finds more of its tree already searched. Helpers start at alternating depths
@@ -155,27 +229,25 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 pub fn search_threads(
     game: &Game,
     limits: &Limits,
+    searchmoves: &[Move],
     tt: &TranspositionTable,
     tb: Option<Probe>,
     clock: &Clock,
     threads: usize,
-    heuristics: &mut Heuristics,
+    td: &mut ThreadData,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     tt.new_search();
-    let restricted = tb.and_then(|tb| {
-        tb.tables.reset_hits();
-        tablebase_root_moves(game, limits, tb)
-    });
-    let limits = restricted.as_ref().unwrap_or(limits);
+    let root = root_moves(game, searchmoves, tb);
     let context = Context {
         game,
         limits,
         tt,
         tb,
+        root: &root,
     };
     if threads <= 1 {
-        return main_search(&context, clock, None, heuristics, report);
+        return main_search(&context, clock, None, td, report);
     }
     let shared = AtomicU64::new(0);
     let abort = Arc::new(AtomicBool::new(false));
@@ -189,14 +261,15 @@ pub fn search_threads(
                 .name(format!("helper {id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    helper_search(&context, &helper_clock, shared, id)
+                    let mut td = ThreadData::default();
+                    helper_search(&context, &helper_clock, shared, id, &mut td)
                 });
             match spawned {
                 Ok(handle) => helpers.push(handle),
                 Err(e) => log::warn!("helper thread {id} not started: {e}"),
             }
         }
-        let mut result = main_search(&context, clock, Some(&shared), heuristics, report);
+        let mut result = main_search(&context, clock, Some(&shared), td, report);
         abort.store(true, Ordering::Relaxed);
         for handle in helpers {
             // A helper's panic is the search's panic, as if the scope had passed it on.
@@ -214,73 +287,66 @@ pub fn search_threads(
 
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
 /// thread is done. Returns its node count.
-fn helper_search(context: &Context, clock: &Clock, shared: &AtomicU64, id: usize) -> u64 {
-    let (game, limits) = (context.game, context.limits);
-    let mut searcher = Searcher::new(context.tt, clock, game.repetition_keys());
+fn helper_search(
+    context: &Context,
+    clock: &Clock,
+    shared: &AtomicU64,
+    id: usize,
+    td: &mut ThreadData,
+) -> u64 {
+    let (game, root) = (context.game, context.root);
+    let mut searcher = Searcher::new(context.tt, clock, td, game.repetition_keys());
     searcher.tb = context.tb;
     searcher.share_nodes(shared);
-    searcher.root_moves = limits
-        .searchmoves
-        .iter()
-        .filter_map(|t| game.parse_move(t).ok())
-        .collect();
+    let (candidates, whole) = (root.moves(), !root.restricted());
     for depth in (1 + id % 2)..MAX_PLY {
-        searcher.negamax(&game.pos, depth as i32, -INFINITY, INFINITY, 0);
+        searcher.search_root(
+            &game.pos,
+            candidates,
+            whole,
+            depth as i32,
+            -INFINITY,
+            INFINITY,
+        );
         if searcher.stopped {
             break;
         }
     }
     searcher.flush_nodes();
-    searcher.nodes
+    searcher.nodes()
 }
 
-/// The limits with `searchmoves` narrowed to the moves the tables keep, when the root is in
-/// the tables; None otherwise.
-fn tablebase_root_moves(game: &Game, limits: &Limits, tb: Probe) -> Option<Limits> {
-    let root = &game.pos;
-    if root.board().occupied().count() > tb.limit {
-        return None;
+/// The root moves: the legal ones, or those among `searchmoves`; when the root is in the
+/// tables, narrowed to the moves that keep its best result (see `syzygy::Tables::root_moves`).
+fn root_moves(game: &Game, searchmoves: &[Move], tb: Option<Probe>) -> RootMoves {
+    let mut root = RootMoves::new(&game.pos, searchmoves);
+    if let Some(tb) = tb {
+        tb.tables.reset_hits();
+        if game.pos.board().occupied().count() <= tb.limit {
+            let allowed: Vec<Move> = root.moves().iter().map(|r| r.mv).collect();
+            if let Some(kept) = tb.tables.root_moves(&game.pos, &allowed) {
+                root.restrict(&kept);
+            }
+        }
     }
-    let allowed: Vec<Move> = root
-        .legal_moves()
-        .into_iter()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(&game.uci(*m)))
-        .collect();
-    let kept = tb.tables.root_moves(root, &allowed)?;
-    Some(Limits {
-        searchmoves: kept.iter().map(|m| game.uci(*m)).collect(),
-        ..limits.clone()
-    })
+    root
 }
 
 fn main_search(
     context: &Context,
     clock: &Clock,
     shared: Option<&AtomicU64>,
-    heuristics: &mut Heuristics,
+    td: &mut ThreadData,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
     let (game, limits, tt) = (context.game, context.limits, context.tt);
     let root = &game.pos;
-    let mut searcher = Searcher::new(tt, clock, game.repetition_keys());
+    let mut searcher = Searcher::new(tt, clock, td, game.repetition_keys());
     searcher.tb = context.tb;
-    searcher.heuristics = std::mem::take(heuristics);
-    searcher.heuristics.new_search();
     if let Some(counter) = shared {
         searcher.share_nodes(counter);
     }
-    let legal = root.legal_moves();
-    searcher.root_moves = limits
-        .searchmoves
-        .iter()
-        .filter_map(|t| game.parse_move(t).ok())
-        .collect();
-    let candidates: Vec<Move> = if searcher.root_moves.is_empty() {
-        legal.iter().copied().collect()
-    } else {
-        searcher.root_moves.clone()
-    };
-
+    let mut moves = context.root.clone();
     // A mate in n moves is seen by a full-width search of 2n - 1 plies.
     let mate_depth = limits
         .mate
@@ -289,13 +355,13 @@ fn main_search(
         .depth
         .or(mate_depth)
         .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
-    let mut best: Option<Move> = candidates.first().copied();
+    let mut best: Option<Move> = moves.moves().first().map(|r| r.mv);
     let mut last = Iteration {
         depth: 0,
         seldepth: 0,
         multipv: 1,
         // Without a legal move the root is mate or stalemate.
-        score: if candidates.is_empty() && root.is_check() {
+        score: if moves.is_empty() && root.is_check() {
             mated_in(0)
         } else {
             0
@@ -307,57 +373,61 @@ fn main_search(
         pv: best.into_iter().collect(),
     };
     let mut pv: Vec<Move> = Vec::new();
-    let lines_wanted = limits.multipv.clamp(1, candidates.len().max(1));
+    let lines_wanted = limits.multipv.clamp(1, moves.len().max(1));
+    let mut lines: Vec<Iteration> = Vec::new();
     let mut stable_iterations = 0;
     let mut previous_best: Option<Move> = None;
     let mut previous_score: Option<i32> = None;
 
-    if !candidates.is_empty() {
+    if !moves.is_empty() {
         for depth in 1..=max_depth {
-            searcher.seldepth = 0;
+            searcher.td.seldepth = 0;
+            moves.start_iteration();
             // MultiPV: the k-th line is the best move once the k - 1 better ones are excluded.
-            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-            searcher.excluded.clear();
+            let mut found = 0;
             for k in 0..lines_wanted {
                 searcher.root_best = None;
                 searcher.root_hint = if k == 0 && last.depth > 0 { best } else { None };
                 let score = if k == 0 {
                     let previous = (last.depth > 0).then_some(last.score);
-                    aspiration_search(&mut searcher, root, depth as i32, previous)
+                    aspiration_search(&mut searcher, root, &moves, depth as i32, previous)
                 } else {
-                    searcher.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
+                    let candidates = &moves.moves()[k..];
+                    searcher.search_root(root, candidates, false, depth as i32, -INFINITY, INFINITY)
                 };
                 if searcher.stopped {
                     break;
                 }
                 let line = searcher.pv();
-                let Some(&first) = line.first() else { break };
-                searcher.excluded.push(first);
-                lines.push((score, line));
+                if line.is_empty() {
+                    break;
+                }
+                moves.complete_line(k, score, line, searcher.td.seldepth);
+                found += 1;
             }
-            searcher.excluded.clear();
             let finished = !searcher.stopped;
-            if !lines.is_empty() {
-                // Stable: equal scores keep the order they were found in.
-                lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-                pv = lines[0].1.clone();
+            if found > 0 {
+                moves.sort_lines(found);
+                pv = moves.moves()[0].pv.clone();
                 best = pv.first().copied().or(best);
-                for (k, (score, line)) in lines.iter().enumerate() {
+                lines.clear();
+                for (k, line) in moves.moves()[..found].iter().enumerate() {
                     let it = Iteration {
                         depth,
-                        seldepth: searcher.seldepth as u32,
+                        seldepth: searcher.td.seldepth as u32,
                         multipv: k as u32 + 1,
-                        score: *score,
+                        score: line.score,
                         nodes: searcher.total_nodes(),
                         elapsed_ms: clock.elapsed().as_millis() as u64,
                         hashfull: tt.hashfull(),
                         tbhits: context.tb.map(|tb| tb.tables.hits()),
-                        pv: line.clone(),
+                        pv: line.pv.clone(),
                     };
                     report(&it);
                     if k == 0 {
-                        last = it;
+                        last = it.clone();
                     }
+                    lines.push(it);
                 }
             } else if let Some((m, score)) = searcher.root_best {
                 // The move searched first is the previous best, so a move that beat it in the
@@ -410,44 +480,11 @@ fn main_search(
         (Some(b), false) => reply_from_tt(root, b, tt),
         (None, _) => None,
     };
-    *heuristics = std::mem::take(&mut searcher.heuristics);
     SearchResult {
         best,
         ponder,
         last,
-        thread_nodes: vec![searcher.nodes],
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
-        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
-        let cases = [
-            ((0, 0), 140),
-            ((1, 0), 120),
-            ((2, 0), 105),
-            ((3, 0), 95),
-            ((4, 0), 80),
-            ((30, 0), 80),
-            ((4, 25), 80),
-            ((4, 26), 96),
-            ((4, 60), 96),
-            ((4, 61), 112),
-            ((0, 61), 196),
-            // A rising score is no reason to think longer.
-            ((0, -300), 140),
-            ((4, -300), 80),
-        ];
-        for ((stable, drop), percent) in cases {
-            assert_eq!(
-                soft_time_percent(stable, drop),
-                percent,
-                "stable {stable}, drop {drop}"
-            );
-        }
+        lines,
+        thread_nodes: vec![searcher.nodes()],
     }
 }

@@ -3,8 +3,14 @@
 pub mod driver;
 pub mod negamax;
 pub mod ordering;
+pub mod params;
+pub mod pool;
+pub mod pv;
 pub mod reference;
+pub mod root;
 pub mod score;
 pub mod see;
+pub mod stack;
+pub mod thread;
 pub mod time;
 pub mod tt;

@@ -1,52 +1,30 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{Heuristics, Picker, QuietOrder, is_good_tactical, is_tactical};
+use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
+use super::params;
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
+use super::thread::ThreadData;
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::evaluate;
-use crate::position::{child_zobrist, is_repetition_draw, zobrist};
+use crate::eval::evaluate_with;
 use crate::syzygy::Probe;
 use shakmaty_syzygy::Wdl;
 
 /// Poll the clock and stop signals once per this many nodes (a power of two).
 const POLL_INTERVAL: u64 = 1024;
-/// Null-move pruning: least depth, and reduction `base + depth / divisor`.
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_BASE_REDUCTION: i32 = 2;
-const NULL_DEPTH_DIVISOR: i32 = 4;
-
-/// Reverse futility pruning: up to this depth, with this margin per ply.
-const RFP_MAX_DEPTH: i32 = 6;
-const RFP_MARGIN: i32 = 80;
-/// Futility pruning of quiet moves: up to this depth, with this margin per ply.
-const FUTILITY_MAX_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 110;
-/// Late move pruning: up to this depth, quiet moves after `base + depth^2` quiets are skipped.
-const LMP_MAX_DEPTH: i32 = 3;
-const LMP_BASE_MOVES: usize = 3;
-
-/// Internal iterative reduction: a node this deep with no move from the table is searched
-/// one ply shallower (it is probably not worth a full search, and its result seeds the table).
-const IIR_MIN_DEPTH: i32 = 4;
-
-/// Late move reductions start at this depth and this move number (0-based).
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVES: usize = 3;
-
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
+#[cfg(not(feature = "tune"))]
 fn lmr_reduction(depth: i32, moves: usize) -> i32 {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                *r = lmr_formula(d, m);
             }
         }
         t
@@ -54,57 +32,27 @@ fn lmr_reduction(depth: i32, moves: usize) -> i32 {
     table[(depth as usize).min(63)][moves.min(63)]
 }
 
-/// Principal variations collected bottom-up: row `ply` holds the best line from that ply.
-struct PvTable {
-    moves: Vec<[Option<Move>; MAX_PLY + 1]>,
-    len: [usize; MAX_PLY + 1],
+/// A tuning build computes each reduction afresh, as the parameters may change.
+#[cfg(feature = "tune")]
+fn lmr_reduction(depth: i32, moves: usize) -> i32 {
+    lmr_formula((depth as usize).min(63), moves.min(63))
 }
 
-impl PvTable {
-    fn new() -> PvTable {
-        PvTable {
-            moves: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            len: [0; MAX_PLY + 1],
-        }
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
     }
-
-    fn clear(&mut self, ply: usize) {
-        self.len[ply] = 0;
-    }
-
-    /// The line at `ply` becomes `m` followed by the child's line.
-    fn update(&mut self, ply: usize, m: Move) {
-        let child_len = if ply < MAX_PLY { self.len[ply + 1] } else { 0 };
-        self.moves[ply][0] = Some(m);
-        for i in 0..child_len.min(MAX_PLY - ply) {
-            self.moves[ply][i + 1] = self.moves[ply + 1][i];
-        }
-        self.len[ply] = 1 + child_len.min(MAX_PLY - ply);
-    }
-
-    fn line(&self, ply: usize) -> Vec<Move> {
-        self.moves[ply][..self.len[ply]]
-            .iter()
-            .flatten()
-            .copied()
-            .collect()
-    }
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
-/// Per-thread search state.
+/// One thread's view of one search: the shared tables and clock, and its own `ThreadData`.
 pub struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
     pub clock: &'a Clock,
-    pub nodes: u64,
-    pub seldepth: usize,
+    pub td: &'a mut ThreadData,
     pub stopped: bool,
-    /// Zobrist keys from the last irreversible move of the game up to the current node.
-    keys: Vec<u64>,
-    pv: PvTable,
-    /// Only these root moves are searched when non-empty (`go searchmoves`).
-    pub root_moves: Vec<Move>,
-    /// Root moves already given a MultiPV line in this iteration.
-    pub excluded: Vec<Move>,
     /// Nodes of every thread of this search, when threads share the count.
     shared_nodes: Option<&'a AtomicU64>,
     /// Nodes counted here but not yet added to `shared_nodes`.
@@ -116,17 +64,6 @@ pub struct Searcher<'a> {
     /// Selectivity that can change the result (pruning, reductions, extensions); off for the
     /// oracle comparison.
     pub prune: bool,
-    /// Index in `keys` of the position after the latest null move on the current line (0 if
-    /// none): repetitions are looked for only from there.
-    null_floor: usize,
-    /// Whether the move into each ply was a null move.
-    after_null: [bool; MAX_PLY + 2],
-    /// The move into each ply (None at the root and after a null move), for counter moves.
-    played: [Option<Move>; MAX_PLY + 2],
-    /// Static evaluation at each ply of the current line (-INFINITY when in check), to tell
-    /// whether the side to move is improving on its position two plies earlier.
-    evals: [i32; MAX_PLY + 2],
-    pub heuristics: Heuristics,
     /// The previous iteration's best move, searched first at the root whatever the table
     /// holds, so an unfinished iteration can only replace it with a move that beat it.
     pub root_hint: Option<Move>,
@@ -136,34 +73,35 @@ pub struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// `keys` are the game's repetition keys, ending with the root position's.
-    pub fn new(tt: &'a TranspositionTable, clock: &'a Clock, keys: Vec<u64>) -> Searcher<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        clock: &'a Clock,
+        td: &'a mut ThreadData,
+        keys: Vec<u64>,
+    ) -> Searcher<'a> {
+        td.start_search(keys);
         Searcher {
             tt,
             clock,
-            nodes: 0,
-            seldepth: 0,
+            td,
             stopped: false,
-            keys,
-            pv: PvTable::new(),
-            root_moves: Vec::new(),
-            excluded: Vec::new(),
             shared_nodes: None,
             unshared: 0,
             root_best: None,
             use_tt: true,
             prune: true,
-            after_null: [false; MAX_PLY + 2],
-            played: [None; MAX_PLY + 2],
-            evals: [-INFINITY; MAX_PLY + 2],
-            null_floor: 0,
-            heuristics: Heuristics::default(),
             root_hint: None,
             tb: None,
         }
     }
 
     pub fn pv(&self) -> Vec<Move> {
-        self.pv.line(0)
+        self.td.pv.line(0)
+    }
+
+    /// Nodes searched by this thread.
+    pub fn nodes(&self) -> u64 {
+        self.td.nodes
     }
 
     /// Lazy SMP: every thread adds its nodes to one counter, now and then.
@@ -183,16 +121,16 @@ impl<'a> Searcher<'a> {
     pub fn total_nodes(&self) -> u64 {
         match self.shared_nodes {
             Some(c) => c.load(Ordering::Relaxed) + self.unshared,
-            None => self.nodes,
+            None => self.td.nodes,
         }
     }
 
     /// Counts a node and, now and then, asks the clock whether to stop.
-    fn visit(&mut self, ply: usize) {
-        self.nodes += 1;
+    pub(super) fn visit(&mut self, ply: usize) {
+        self.td.nodes += 1;
         self.unshared += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+        self.td.seldepth = self.td.seldepth.max(ply);
+        if self.td.nodes.is_multiple_of(POLL_INTERVAL) {
             if let Some(c) = self.shared_nodes {
                 c.fetch_add(self.unshared, Ordering::Relaxed);
                 self.unshared = 0;
@@ -207,28 +145,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn is_draw(&self, pos: &Chess, ply: usize) -> bool {
-        // Nothing before a null move can recur: the free tempo is not a real move.
-        let keys = &self.keys[self.null_floor..];
-        if is_repetition_draw(keys, pos.halfmoves(), ply) || pos.is_insufficient_material() {
-            return true;
-        }
-        // After fifty moves without capture or pawn move it is a draw, unless this is mate.
-        pos.halfmoves() >= 100 && !pos.is_checkmate()
-    }
-
-    fn play(&mut self, pos: &Chess, m: Move) -> Chess {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let key = self.keys[self.keys.len() - 1];
-        self.keys.push(child_zobrist(pos, key, m, &child));
-        child
-    }
-
-    fn unplay(&mut self) {
-        self.keys.pop();
-    }
-
     /// Null-move pruning: if passing the move still leaves us at or above beta after a
     /// shallower search, a real move would too. Not in check, not twice in a row, and not
     /// with only king and pawns (where passing may be the best move: zugzwang).
@@ -241,9 +157,8 @@ impl<'a> Searcher<'a> {
         static_eval: i32,
     ) -> Option<i32> {
         if !self.prune
-            || ply == 0
-            || depth < NULL_MIN_DEPTH
-            || self.after_null[ply]
+            || depth < params::null_min_depth()
+            || self.td.stack.at(ply).after_null
             || beta.abs() >= MATE_BOUND
             || pos.is_check()
         {
@@ -255,15 +170,10 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
-        let reduction = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
-        self.keys.push(zobrist(&null_pos));
-        let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
-        self.after_null[ply + 1] = true;
-        self.played[ply + 1] = None;
+        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
+        let floor = self.td.stack.push_null(&null_pos, ply);
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
-        self.after_null[ply + 1] = false;
-        self.null_floor = floor;
-        self.keys.pop();
+        self.td.stack.pop_null(ply, floor);
         if self.stopped || score < beta {
             return None;
         }
@@ -271,6 +181,7 @@ impl<'a> Searcher<'a> {
         Some(if score >= MATE_BOUND { beta } else { score })
     }
 
+    /// A node below the root (`ply` >= 1; the root is `search_root`).
     pub fn negamax(
         &mut self,
         pos: &Chess,
@@ -279,8 +190,9 @@ impl<'a> Searcher<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv.clear(ply);
-        if ply > 0 && self.is_draw(pos, ply) {
+        debug_assert!(ply > 0);
+        self.td.pv.clear(ply);
+        if self.td.stack.is_draw(pos, ply) {
             return DRAW;
         }
         let in_check = pos.is_check();
@@ -299,20 +211,16 @@ impl<'a> Searcher<'a> {
             return DRAW;
         }
 
-        let key = self.keys[self.keys.len() - 1];
+        let key = self.td.stack.key();
         let tt_hit = if self.use_tt {
             self.tt.probe(key, ply)
         } else {
             None
         };
-        let tt_move = match (ply, self.root_hint) {
-            (0, Some(hint)) => PackedMove::new(hint),
-            _ => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
-        };
+        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
         // At PV nodes the table's score is not taken: the search goes on to find the line.
         let pv_node = beta - alpha > 1;
         if let Some(hit) = tt_hit
-            && ply > 0
             && !pv_node
             && hit.depth >= depth
         {
@@ -332,8 +240,7 @@ impl<'a> Searcher<'a> {
         // it.
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         let alpha_orig = alpha;
-        if ply > 0
-            && let Some(tb) = self.tb
+        if let Some(tb) = self.tb
             && depth >= tb.depth
             && pos.halfmoves() == 0
             && !pos.castles().any()
@@ -352,8 +259,13 @@ impl<'a> Searcher<'a> {
             };
             if decides {
                 if self.use_tt {
-                    let eval = if in_check { -INFINITY } else { evaluate(pos) };
-                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    let eval = if in_check {
+                        -INFINITY
+                    } else {
+                        evaluate_with(pos, &mut self.td.pawn_cache)
+                    };
+                    let stored_depth =
+                        (depth + params::tb_store_extra_depth()).min(MAX_PLY as i32 - 1);
                     self.tt
                         .store(key, tt_move, score, eval, stored_depth, bound, ply);
                 }
@@ -372,13 +284,13 @@ impl<'a> Searcher<'a> {
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
-            _ => evaluate(pos),
+            _ => evaluate_with(pos, &mut self.td.pawn_cache),
         };
-        self.evals[ply] = static_eval;
+        self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
         // position is taken as improving, which errs on the side of searching more.
-        let improving = !in_check
-            && (ply < 2 || self.evals[ply - 2] == -INFINITY || static_eval > self.evals[ply - 2]);
+        let before = self.td.stack.two_back(ply).static_eval;
+        let improving = !in_check && (before == -INFINITY || static_eval > before);
         // A stored bound on the true score, when it lies on the right side, is a better
         // estimate than the static one.
         let estimate = match tt_hit {
@@ -389,32 +301,26 @@ impl<'a> Searcher<'a> {
             },
             _ => static_eval,
         };
-        let selective = self.prune && ply > 0 && !pv_node && !in_check;
+        let selective = self.prune && !pv_node && !in_check;
         // Reverse futility pruning: far enough above beta that a shallow search will not
         // bring the score back down; the margin is a ply smaller when things are improving.
         if selective
-            && depth <= RFP_MAX_DEPTH
+            && depth <= params::rfp_max_depth()
             && beta.abs() < MATE_BOUND
-            && estimate - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && estimate - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
             return estimate;
         }
         if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
             return score;
         }
-        let depth = if self.prune && ply > 0 && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        let depth = if self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
             depth - 1
         } else {
             depth
         };
 
-        let mut moves = pos.legal_moves();
-        if ply == 0 {
-            if !self.root_moves.is_empty() {
-                moves.retain(|m| self.root_moves.contains(m));
-            }
-            moves.retain(|m| !self.excluded.contains(m));
-        }
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -422,12 +328,13 @@ impl<'a> Searcher<'a> {
         let mut best = tb_floor;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
-        let previous = self.played[ply];
+        let frame = *self.td.stack.at(ply);
+        let previous = frame.played;
         let order = QuietOrder {
-            heuristics: &self.heuristics,
-            ply,
+            heuristics: &self.td.heuristics,
+            killers: frame.killers,
             side: pos.turn(),
-            counter: previous.and_then(|p| self.heuristics.counter(pos.turn(), p)),
+            counter: previous.and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
         };
         let picker = Picker::new(pos, moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
@@ -436,52 +343,25 @@ impl<'a> Searcher<'a> {
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
             if selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND {
-                late = depth <= LMP_MAX_DEPTH
-                    && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
-                futile = depth <= FUTILITY_MAX_DEPTH && estimate + FUTILITY_MARGIN * depth <= alpha;
+                late = depth <= params::lmp_max_depth()
+                    && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
+                futile = depth <= params::futility_max_depth()
+                    && estimate + params::futility_margin() * depth <= alpha;
             }
-            let child = self.play(pos, m);
-            self.played[ply + 1] = Some(m);
+            let child = self.td.stack.push_move(pos, m, ply);
             if (late || futile) && !child.is_check() {
-                self.unplay();
+                self.td.stack.pop();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
                     // the bound stored for this node must not claim less.
-                    best = best.max(estimate + FUTILITY_MARGIN * depth);
+                    best = best.max(estimate + params::futility_margin() * depth);
                 }
                 continue;
             }
-            // Principal variation search: the first move gets the full window; the rest are
-            // only proved worse with a null window, and searched again if that fails.
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                // Late move reductions: quiet moves far down the ordering are searched less
-                // deep first; one that surprises is searched again at full depth.
-                let reduction = if self.prune
-                    && depth >= LMR_MIN_DEPTH
-                    && i >= LMR_MIN_MOVES
-                    && !in_check
-                    && !is_tactical(m)
-                    && !child.is_check()
-                {
-                    let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
-                    r.clamp(0, depth - 2)
-                } else {
-                    0
-                };
-                let mut s =
-                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if s > alpha && reduction > 0 && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    s
-                }
-            };
-            self.unplay();
+            let score = self.search_child(
+                &child, m, i, depth, alpha, beta, ply, pv_node, in_check, improving,
+            );
+            self.td.stack.pop();
             if self.stopped {
                 return best.max(DRAW);
             }
@@ -490,18 +370,9 @@ impl<'a> Searcher<'a> {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
-                    self.pv.update(ply, m);
-                    if ply == 0 {
-                        self.root_best = Some((m, score));
-                    }
+                    self.td.pv.update(ply, m);
                     if score >= beta {
-                        if !is_tactical(m) {
-                            self.heuristics
-                                .on_cutoff(ply, pos.turn(), depth, m, &quiets_tried);
-                            if let Some(p) = previous {
-                                self.heuristics.set_counter(pos.turn(), p, m);
-                            }
-                        }
+                        self.quiet_cutoff(pos, ply, depth, m, &quiets_tried, previous);
                         break;
                     }
                 }
@@ -520,19 +391,86 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        // A root searched over a subset of moves (searchmoves, MultiPV lines after the first)
-        // says nothing true of the position.
-        if self.use_tt && (ply > 0 || (self.root_moves.is_empty() && self.excluded.is_empty())) {
+        if self.use_tt {
             self.tt
                 .store(key, packed, best, static_eval, depth, bound, ply);
         }
         best
     }
 
+    /// Searches the `i`-th move of a node (its `child`) by principal variation search: the
+    /// first move gets the full window; the rest are only proved worse with a null window,
+    /// and searched again if that fails.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn search_child(
+        &mut self,
+        child: &Chess,
+        m: Move,
+        i: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+        improving: bool,
+    ) -> i32 {
+        if i == 0 {
+            return -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        }
+        // Late move reductions: quiet moves far down the ordering are searched less deep
+        // first; one that surprises is searched again at full depth.
+        let reduction = if self.prune
+            && depth >= params::lmr_min_depth()
+            && i >= params::lmr_min_moves() as usize
+            && !in_check
+            && !is_tactical(m)
+            && !child.is_check()
+        {
+            let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            r.clamp(0, depth - 2)
+        } else {
+            0
+        };
+        let mut s = -self.negamax(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        if s > alpha && reduction > 0 && !self.stopped {
+            s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        }
+        if s > alpha && s < beta && !self.stopped {
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            s
+        }
+    }
+
+    /// A move at `ply` caused a cutoff: if quiet, it becomes a killer, gains history (the
+    /// quiets tried before it lose some) and the counter move to `previous`.
+    pub(super) fn quiet_cutoff(
+        &mut self,
+        pos: &Chess,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        quiets_tried: &[Move],
+        previous: Option<Move>,
+    ) {
+        if is_tactical(m) {
+            return;
+        }
+        self.td.stack.add_killer(ply, m);
+        self.td
+            .heuristics
+            .on_cutoff(pos.turn(), depth, m, quiets_tried);
+        if let Some(p) = previous {
+            self.td.heuristics.set_counter(pos.turn(), p, m);
+        }
+    }
+
     /// Resolves captures and promotions until the position is quiet; the side to move may
     /// "stand pat" on the static score. In check, every evasion is searched instead.
     pub fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv.clear(ply);
+        self.td.pv.clear(ply);
         self.visit(ply);
         if self.stopped {
             return DRAW;
@@ -542,12 +480,16 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                evaluate_with(pos, &mut self.td.pawn_cache)
+            };
         }
 
         let mut best = -INFINITY;
         if !in_check {
-            best = evaluate(pos);
+            best = evaluate_with(pos, &mut self.td.pawn_cache);
             if best >= beta {
                 return best;
             }
@@ -575,7 +517,7 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    self.pv.update(ply, m);
+                    self.td.pv.update(ply, m);
                     if score >= beta {
                         break;
                     }

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
-use super::score::MAX_PLY;
+use super::params;
 use super::see::{piece_value, see};
 use super::tt::PackedMove;
 
@@ -16,14 +16,11 @@ const KILLER_2: i32 = 89_000;
 const COUNTER: i32 = 88_000;
 /// Captures that lose material by static exchange come after every quiet move.
 const BAD_TACTICAL: i32 = -100_000;
-/// History scores stay within this bound (the "gravity" pulls them back toward zero).
-const HISTORY_MAX: i32 = 16_384;
 
-/// What quiet moves caused cutoffs before: per ply the last two (killers), and per side,
-/// from-square and to-square a score that grows with the depth of each cutoff; per side,
-/// and per piece and square of the opponent's last move, the quiet move that refuted it.
+/// What quiet moves caused cutoffs before: per side, from-square and to-square a score that
+/// grows with the depth of each cutoff; per side, and per piece and square of the opponent's
+/// last move, the quiet move that refuted it. (Killers live in the search stack.)
 pub struct Heuristics {
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
     counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
 }
@@ -31,7 +28,6 @@ pub struct Heuristics {
 impl Default for Heuristics {
     fn default() -> Heuristics {
         Heuristics {
-            killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
         }
@@ -49,15 +45,10 @@ impl Heuristics {
         self.history[side as usize][from][to]
     }
 
-    /// A quiet move refuted the position: remember it as a killer and reward its history;
-    /// the quiet moves tried before it, which did not cut, are penalised.
-    pub fn on_cutoff(&mut self, ply: usize, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let k = &mut self.killers[ply.min(MAX_PLY)];
-        if k[0] != Some(best) {
-            k[1] = k[0];
-            k[0] = Some(best);
-        }
-        let bonus = (depth * depth).min(HISTORY_MAX);
+    /// A quiet move refuted the position: reward its history; the quiet moves tried before
+    /// it, which did not cut, are penalised.
+    pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
+        let bonus = (depth * depth).min(params::history_max());
         self.adjust(side, best, bonus);
         for &m in tried {
             if m != best {
@@ -70,7 +61,8 @@ impl Heuristics {
     fn adjust(&mut self, side: Color, m: Move, bonus: i32) {
         let (from, to) = squares(m);
         let h = &mut self.history[side as usize][from][to];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        // History scores stay within a bound: this "gravity" pulls them back toward zero.
+        *h += bonus - *h * bonus.abs() / params::history_max();
     }
 
     /// The quiet move that last refuted `previous`, the opponent's move, for `side`.
@@ -81,16 +73,6 @@ impl Heuristics {
     pub fn set_counter(&mut self, side: Color, previous: Move, reply: Move) {
         self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize] =
             Some(reply);
-    }
-
-    /// Forgets the killers, which belong to the plies of the last search, and keeps the
-    /// history and counter moves, which stay true of the game from move to move.
-    pub fn new_search(&mut self) {
-        self.killers = [[None; 2]; MAX_PLY + 1];
-    }
-
-    fn killers(&self, ply: usize) -> [Option<Move>; 2] {
-        self.killers[ply.min(MAX_PLY)]
     }
 }
 
@@ -109,10 +91,10 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Where quiet moves are ordered from: the heuristics, the ply and the side to move.
+/// Where quiet moves are ordered from: the heuristics, the ply's killers and the side to move.
 pub struct QuietOrder<'a> {
     pub heuristics: &'a Heuristics,
-    pub ply: usize,
+    pub killers: [Option<Move>; 2],
     pub side: Color,
     /// The counter move to the opponent's last move, if any.
     pub counter: Option<Move>,
@@ -133,7 +115,7 @@ pub fn score_moves(
     quiet: Option<&QuietOrder>,
     scores: &mut [i32],
 ) {
-    let killers = quiet.map_or([None; 2], |q| q.heuristics.killers(q.ply));
+    let killers = quiet.map_or([None; 2], |q| q.killers);
     let counter = quiet.and_then(|q| q.counter);
     for (m, s) in moves.iter().zip(scores.iter_mut()) {
         *s = if tt_move.matches(*m) {
@@ -254,12 +236,12 @@ mod tests {
                 .unwrap()
         };
         let mut h = Heuristics::default();
-        h.on_cutoff(3, Color::White, 4, find("g1f3"), &[]);
-        h.on_cutoff(3, Color::White, 2, find("d2d4"), &[find("a2a3")]);
-        h.on_cutoff(5, Color::White, 8, find("b1c3"), &[]);
+        h.on_cutoff(Color::White, 4, find("g1f3"), &[]);
+        h.on_cutoff(Color::White, 2, find("d2d4"), &[find("a2a3")]);
+        h.on_cutoff(Color::White, 8, find("b1c3"), &[]);
         let q = QuietOrder {
             heuristics: &h,
-            ply: 3,
+            killers: [Some(find("d2d4")), Some(find("g1f3"))],
             side: Color::White,
             counter: None,
         };

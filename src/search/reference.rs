@@ -9,7 +9,7 @@ use super::ordering::is_tactical;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use crate::eval::evaluate;
 use crate::negamax::{Effort, Game, Silent};
-use crate::position::{is_repetition_draw, zobrist};
+use crate::position::{is_draw_by_rule, zobrist};
 
 /// Exact minimax value of `pos` searched `depth` plies full-width, then captures and
 /// promotions (all evasions in check) to the end. `keys` end with the key of `pos`.
@@ -95,7 +95,7 @@ impl Game for ChessLine<'_> {
     }
 
     fn terminal(&self) -> Option<i32> {
-        (self.ply > 0 && is_draw(self.position(), self.keys, self.ply)).then_some(DRAW)
+        (self.ply > 0 && is_draw_by_rule(self.position(), self.keys, self.ply)).then_some(DRAW)
     }
 
     fn value_without_moves(&self) -> i32 {
@@ -121,12 +121,6 @@ impl Game for ChessLine<'_> {
     fn move_name(&self, m: Move) -> String {
         San::from_move(self.position(), m).to_string()
     }
-}
-
-fn is_draw(pos: &Chess, keys: &[u64], ply: usize) -> bool {
-    is_repetition_draw(keys, pos.halfmoves(), ply)
-        || pos.is_insufficient_material()
-        || (pos.halfmoves() >= 100 && !pos.is_checkmate())
 }
 
 fn quiescence(pos: &Chess, ply: usize, effort: &mut Effort) -> Option<i32> {

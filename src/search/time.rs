@@ -1,9 +1,11 @@
 //! Time and limits: how long a `go` may think, and when the search must stop.
 
 use std::cell::Cell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+use super::params;
 
 /// Everything a `go` can ask for. Times are in milliseconds; clocks may be negative.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,11 +27,31 @@ pub struct Limits {
 }
 
 /// Counters the protocol thread bumps on `stop` and `ponderhit`. A search remembers their
-/// values when its `go` was read, so a `stop` sent before that `go` cannot stop it.
+/// values when its `go` was read, so a `stop` sent before that `go` cannot stop it. A search
+/// holding its `bestmove` sleeps on the condition variable until one of them moves.
 #[derive(Default)]
 pub struct Signals {
-    pub stops: AtomicU64,
-    pub ponderhits: AtomicU64,
+    stops: AtomicU64,
+    ponderhits: AtomicU64,
+    lock: Mutex<()>,
+    changed: Condvar,
+}
+
+impl Signals {
+    pub fn stop(&self) {
+        self.bump(&self.stops);
+    }
+
+    pub fn ponderhit(&self) {
+        self.bump(&self.ponderhits);
+    }
+
+    // Under the lock, so a waiter between its check and its sleep cannot miss the change.
+    fn bump(&self, counter: &AtomicU64) {
+        let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        counter.fetch_add(1, Ordering::SeqCst);
+        self.changed.notify_all();
+    }
 }
 
 #[derive(Clone)]
@@ -62,17 +84,20 @@ impl StopToken {
     pub fn ponderhit(&self) -> bool {
         self.signals.ponderhits.load(Ordering::Relaxed) != self.ponderhits_at_go
     }
+
+    /// Sleeps while `waiting` holds, waking each time a `stop` or `ponderhit` arrives.
+    pub fn wait_while(&self, mut waiting: impl FnMut() -> bool) {
+        let signals = &self.signals;
+        let mut guard = signals.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while waiting() {
+            guard = signals
+                .changed
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
 }
 
-/// Knobs of the time allotment.
-const DEFAULT_MOVES_TO_GO: i64 = 25;
-const MAX_MOVES_TO_GO: i64 = 50;
-/// The hard limit may stretch to this many soft limits.
-const HARD_PER_SOFT: i64 = 4;
-/// ... but never past this share of the clock (in percent).
-const HARD_SHARE_OF_CLOCK: i64 = 60;
-/// ... and on the last move before the time control, this share (in percent).
-const LAST_MOVE_SHARE_OF_CLOCK: i64 = 90;
 /// Times beyond this (about 35 years, in ms) are taken as this, so arithmetic cannot overflow.
 pub const MAX_TIME_MS: i64 = 1 << 40;
 
@@ -82,17 +107,35 @@ pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) ->
     let time_left = time_left.clamp(-MAX_TIME_MS, MAX_TIME_MS);
     let avail = (time_left - overhead.clamp(0, MAX_TIME_MS)).max(0);
     let inc = inc.clamp(0, MAX_TIME_MS);
-    let mtg = movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
-        i64::from(m).clamp(1, MAX_MOVES_TO_GO)
+    let mtg = movestogo.map_or(i64::from(params::default_moves_to_go()), |m| {
+        i64::from(m).clamp(1, i64::from(params::max_moves_to_go()))
     });
     let hard_cap = if mtg == 1 {
-        avail * LAST_MOVE_SHARE_OF_CLOCK / 100
+        avail * i64::from(params::last_move_share_of_clock()) / 100
     } else {
-        avail * HARD_SHARE_OF_CLOCK / 100
+        avail * i64::from(params::hard_share_of_clock()) / 100
     };
     let soft = (avail / mtg + inc * 3 / 4).min(hard_cap);
-    let hard = (soft * HARD_PER_SOFT).min(hard_cap);
+    let hard = (soft * i64::from(params::hard_per_soft())).min(hard_cap);
     (soft as u64, hard as u64)
+}
+
+/// How much of the soft time limit to use after an iteration, in percent: more while the best
+/// move keeps changing (by how many iterations it has stood) and when the score falls.
+pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
+    let stability = match stable_iterations {
+        0 => params::stability_0(),
+        1 => params::stability_1(),
+        2 => params::stability_2(),
+        3 => params::stability_3(),
+        _ => params::stability_4(),
+    };
+    let drop = match score_drop {
+        d if d > params::score_drop_large() => params::score_drop_large_percent(),
+        d if d > params::score_drop_small() => params::score_drop_small_percent(),
+        _ => 100,
+    };
+    (stability * drop / 100) as u32
 }
 
 /// The search's view of its limits while it runs (one per search thread).
@@ -245,6 +288,11 @@ impl Clock {
     pub fn must_wait_for_bestmove(&self) -> bool {
         (self.infinite || self.still_pondering(Instant::now())) && !self.token.stop_requested()
     }
+
+    /// Returns when the `bestmove` may be sent (at once unless it must be held).
+    pub fn wait_for_bestmove(&self) {
+        self.token.wait_while(|| self.must_wait_for_bestmove());
+    }
 }
 
 #[cfg(test)]
@@ -319,10 +367,10 @@ mod tests {
     #[test]
     fn a_stop_before_go_does_not_stop_the_search() {
         let signals = Arc::new(Signals::default());
-        signals.stops.fetch_add(1, Ordering::SeqCst);
+        signals.stop();
         let token = StopToken::new(signals.clone());
         assert!(!token.stop_requested());
-        signals.stops.fetch_add(1, Ordering::SeqCst);
+        signals.stop();
         assert!(token.stop_requested());
     }
 
@@ -344,7 +392,7 @@ mod tests {
         assert!(!clock.must_stop_at(0, at(&clock, 10_000)));
         assert!(clock.iteration_allowed_at(at(&clock, 10_000)));
         assert!(clock.must_wait_for_bestmove());
-        signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+        signals.ponderhit();
         // The search sees the ponderhit at 20 s; the 100 ms count from there.
         assert!(!clock.must_stop_at(0, at(&clock, 20_000)));
         assert!(clock.iteration_allowed_at(at(&clock, 20_099)));
@@ -378,5 +426,33 @@ mod tests {
         // ... and stops the search inside an iteration.
         assert!(!clock.must_stop_at(0, at(&clock, 1599)));
         assert!(clock.must_stop_at(0, at(&clock, 1600)));
+    }
+
+    #[test]
+    fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
+        // ((iterations the best move has stood, score drop in cp), percent of the soft limit)
+        let cases = [
+            ((0, 0), 140),
+            ((1, 0), 120),
+            ((2, 0), 105),
+            ((3, 0), 95),
+            ((4, 0), 80),
+            ((30, 0), 80),
+            ((4, 25), 80),
+            ((4, 26), 96),
+            ((4, 60), 96),
+            ((4, 61), 112),
+            ((0, 61), 196),
+            // A rising score is no reason to think longer.
+            ((0, -300), 140),
+            ((4, -300), 80),
+        ];
+        for ((stable, drop), percent) in cases {
+            assert_eq!(
+                soft_time_percent(stable, drop),
+                percent,
+                "stable {stable}, drop {drop}"
+            );
+        }
     }
 }

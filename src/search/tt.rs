@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Move, Role, Square};
+use shakmaty::Move;
 
 use super::score::{MATE, score_from_tt, score_to_tt};
 
@@ -66,20 +66,6 @@ impl PackedMove {
 
     pub fn matches(self, m: Move) -> bool {
         !self.is_none() && PackedMove::new(m) == self
-    }
-
-    /// Source square, destination square and promotion piece, for tests and debugging.
-    pub fn parts(self) -> (Square, Square, Option<Role>) {
-        let from = Square::new(u32::from(self.0 & 63));
-        let to = Square::new(u32::from((self.0 >> 6) & 63));
-        let promo = match self.0 >> 12 {
-            2 => Some(Role::Knight),
-            3 => Some(Role::Bishop),
-            4 => Some(Role::Rook),
-            5 => Some(Role::Queen),
-            _ => None,
-        };
-        (from, to, promo)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
+use crate::search::params;
 use crate::strength;
 
 pub const HASH_DEFAULT_MB: usize = 16;
@@ -21,7 +22,6 @@ pub const SYZYGY_PROBE_LIMIT_MAX: usize = 7;
 pub struct Options {
     pub hash_mb: usize,
     pub move_overhead_ms: i64,
-    pub ponder: bool,
     pub chess960: bool,
     pub threads: usize,
     pub multipv: usize,
@@ -36,7 +36,6 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
             move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS,
-            ponder: false,
             chess960: false,
             threads: 1,
             multipv: 1,
@@ -64,6 +63,8 @@ pub enum Change {
     SyzygyProbeLimit(usize),
     LimitStrength(bool),
     Elo(u32),
+    /// A search parameter was set (tuning builds only).
+    Tuned,
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -119,6 +120,7 @@ pub fn option_lines() -> Vec<String> {
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).serialize())
+    .chain(params::option_lines())
     .collect()
 }
 
@@ -189,8 +191,24 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
             spin_value("SyzygyProbeLimit", value, 0, SYZYGY_PROBE_LIMIT_MAX as i64)
                 .map(|v| Change::SyzygyProbeLimit(v as usize))
         }
-        _ => Err(format!("unknown option '{name}'")),
+        _ => tuned_parameter(name, value),
     }
+}
+
+/// A tuning build sets search parameters by name; the change takes effect at once.
+#[cfg(feature = "tune")]
+fn tuned_parameter(name: &str, value: Option<&str>) -> Result<Change, String> {
+    let p = params::TABLE
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| format!("unknown option '{name}'"))?;
+    let v = spin_value(p.name, value, i64::from(p.min), i64::from(p.max))?;
+    params::set(p.name, v as i32).map(|()| Change::Tuned)
+}
+
+#[cfg(not(feature = "tune"))]
+fn tuned_parameter(name: &str, _value: Option<&str>) -> Result<Change, String> {
+    Err(format!("unknown option '{name}'"))
 }
 
 #[cfg(test)]

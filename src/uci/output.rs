@@ -41,6 +41,27 @@ impl Out {
     }
 }
 
+/// The answer to `isready`.
+pub const READYOK: &str = "readyok";
+
+/// The report before a `bestmove` that no search stands behind (fastchess wants a score).
+pub const NO_SEARCH_INFO: &str = "info depth 0 score cp 0";
+
+/// The answer to `uci`: the engine's name and author, its `option` lines, then `uciok`.
+pub fn handshake_lines(name: &str, author: &str, options: Vec<String>) -> Vec<String> {
+    let id = |name: Option<&str>, author: Option<&str>| {
+        UciMessage::Id {
+            name: name.map(str::to_string),
+            author: author.map(str::to_string),
+        }
+        .serialize()
+    };
+    let mut lines = vec![id(Some(name), None), id(None, Some(author))];
+    lines.extend(options);
+    lines.push("uciok".to_string());
+    lines
+}
+
 pub fn info_string(text: &str) -> String {
     // A newline inside would end the info line early and confuse the GUI.
     let text = text.replace(['\n', '\r'], " ");

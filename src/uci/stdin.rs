@@ -3,7 +3,6 @@
 
 use std::io::BufRead;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use crate::engine::{Engine, Message};
 use crate::search::time::{Signals, StopToken};
@@ -67,10 +66,10 @@ fn read_command(raw: &[u8], out: &Out) -> Option<Command> {
 fn flip_signals(command: &Command, signals: &Signals) {
     match command {
         Command::Stop | Command::Quit => {
-            signals.stops.fetch_add(1, Ordering::SeqCst);
+            signals.stop();
         }
         Command::PonderHit => {
-            signals.ponderhits.fetch_add(1, Ordering::SeqCst);
+            signals.ponderhit();
         }
         _ => {}
     }
@@ -82,17 +81,18 @@ mod tests {
 
     #[test]
     fn stop_quit_and_ponderhit_flip_their_counters_and_nothing_else_does() {
-        let signals = Signals::default();
-        for c in [
-            Command::Stop,
-            Command::Quit,
-            Command::PonderHit,
-            Command::IsReady,
+        let signals = Arc::new(Signals::default());
+        for (c, stop, ponderhit) in [
+            (Command::IsReady, false, false),
+            (Command::Stop, true, false),
+            (Command::Quit, true, false),
+            (Command::PonderHit, false, true),
         ] {
+            let token = StopToken::new(Arc::clone(&signals));
             flip_signals(&c, &signals);
+            assert_eq!(token.stop_requested(), stop, "{c:?}");
+            assert_eq!(token.ponderhit(), ponderhit, "{c:?}");
         }
-        assert_eq!(signals.stops.load(Ordering::SeqCst), 2);
-        assert_eq!(signals.ponderhits.load(Ordering::SeqCst), 1);
     }
 
     #[test]

@@ -1,0 +1,161 @@
+//! Every tunable search constant, named once. A normal build reads them as constants; with
+//! the `tune` feature they are atomics, exposed as UCI spin options for SPSA tuning.
+
+/// A parameter as a tuner sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+}
+
+/// Each entry becomes a function `name()` giving the value, and a row of `TABLE`.
+macro_rules! search_params {
+    ($($(#[doc = $doc:expr])* $name:ident = $default:literal, $min:literal ..= $max:literal;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $default
+            }
+
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                tuned::$name.load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )*
+
+        pub const TABLE: &[Param] = &[
+            $(Param { name: stringify!($name), default: $default, min: $min, max: $max },)*
+        ];
+
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod tuned {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
+        }
+
+        /// Sets the parameter `name` (a tuning build only), within its range.
+        #[cfg(feature = "tune")]
+        pub fn set(name: &str, value: i32) -> Result<(), String> {
+            let p = TABLE
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| format!("no search parameter '{name}'"))?;
+            if !(p.min..=p.max).contains(&value) {
+                return Err(format!("'{}': {value} out of range {} to {}", p.name, p.min, p.max));
+            }
+            match p.name {
+                $(stringify!($name) => tuned::$name.store(value, std::sync::atomic::Ordering::Relaxed),)*
+                _ => {}
+            }
+            Ok(())
+        }
+    };
+}
+
+search_params! {
+    /// Null-move pruning: least depth.
+    null_min_depth = 3, 1..=8;
+    /// Null-move reduction: `base + depth / divisor`.
+    null_base_reduction = 2, 1..=5;
+    null_depth_divisor = 4, 1..=10;
+    /// Reverse futility pruning: up to this depth, with this margin (cp) per ply.
+    rfp_max_depth = 6, 1..=12;
+    rfp_margin = 80, 20..=200;
+    /// Futility pruning of quiet moves: up to this depth, with this margin (cp) per ply.
+    futility_max_depth = 3, 1..=8;
+    futility_margin = 110, 30..=300;
+    /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
+    lmp_max_depth = 3, 1..=8;
+    lmp_base_moves = 3, 0..=12;
+    /// Internal iterative reduction from this depth when the table has no move.
+    iir_min_depth = 4, 2..=10;
+    /// Late move reductions from this depth and this move number (0-based).
+    lmr_min_depth = 3, 1..=8;
+    lmr_min_moves = 3, 1..=10;
+    /// LMR table: `base + ln(depth) * ln(moves) / divisor`, both in hundredths.
+    lmr_base = 75, 0..=200;
+    lmr_divisor = 225, 100..=500;
+    /// A tablebase result is stored this many plies deeper than it was probed.
+    tb_store_extra_depth = 6, 0..=20;
+    /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.
+    aspiration_min_depth = 5, 1..=12;
+    aspiration_delta = 25, 5..=200;
+    aspiration_max_delta = 1000, 100..=5000;
+    /// Move ordering: history scores stay within this bound.
+    history_max = 16384, 1024..=65536;
+    /// Soft time, in percent, by how many iterations the best move has stood (0 to 4+).
+    stability_0 = 140, 50..=300;
+    stability_1 = 120, 50..=300;
+    stability_2 = 105, 50..=300;
+    stability_3 = 95, 50..=300;
+    stability_4 = 80, 30..=300;
+    /// Soft time, in percent, when the score fell by more than the small or the large drop.
+    score_drop_small = 25, 5..=200;
+    score_drop_large = 60, 10..=400;
+    score_drop_small_percent = 120, 100..=300;
+    score_drop_large_percent = 140, 100..=300;
+    /// Time allotment: moves to go when not given, and the most ever assumed.
+    default_moves_to_go = 25, 5..=80;
+    max_moves_to_go = 50, 10..=100;
+    /// The hard limit may stretch to this many soft limits ...
+    hard_per_soft = 4, 1..=10;
+    /// ... but never past this share of the clock (percent), on the last move before the
+    /// time control this one.
+    hard_share_of_clock = 60, 10..=95;
+    last_move_share_of_clock = 90, 10..=99;
+}
+
+/// The `option` lines of a tuning build (OpenBench's SPSA convention); none otherwise.
+pub fn option_lines() -> Vec<String> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    TABLE
+        .iter()
+        .map(|p| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range_and_names_are_unique() {
+        for (i, p) in TABLE.iter().enumerate() {
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(TABLE[..i].iter().all(|q| q.name != p.name), "{p:?}");
+            // python-chess splits option lines on these words.
+            for word in ["name", "type", "default", "min", "max", "var"] {
+                assert_ne!(p.name, word);
+            }
+        }
+        assert_eq!(rfp_margin(), 80);
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_sets_parameters_within_range() {
+        // A parameter only tablebase searches read, so tests running beside this one are
+        // not disturbed.
+        assert!(set("tb_store_extra_depth", 21).is_err());
+        assert!(set("no_such_thing", 1).is_err());
+        set("tb_store_extra_depth", 7).unwrap();
+        assert_eq!(tb_store_extra_depth(), 7);
+        set("TB_STORE_EXTRA_DEPTH", 6).unwrap();
+        assert_eq!(tb_store_extra_depth(), 6);
+        assert_eq!(option_lines().len(), TABLE.len());
+    }
+}

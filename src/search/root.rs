@@ -1,0 +1,286 @@
+//! The root: its moves as a typed list (score, previous score, line, seldepth) kept by the
+//! main thread, and the search of the root node, which is the only one to know that list.
+
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use super::negamax::Searcher;
+use super::ordering::{Picker, QuietOrder, is_tactical};
+use super::score::{DRAW, INFINITY, mated_in};
+use super::tt::{Bound, PackedMove};
+use crate::eval::evaluate_with;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score of the latest line through this move (-INFINITY until it has one).
+    pub score: i32,
+    /// Its score in the iteration before.
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITY,
+            previous_score: -INFINITY,
+            pv: Vec::new(),
+            seldepth: 0,
+        }
+    }
+}
+
+/// The moves the root may play. The first `lines` of them are this iteration's MultiPV
+/// lines, best first once sorted; the rest keep the order of the legal move list.
+#[derive(Clone, Debug, Default)]
+pub struct RootMoves {
+    moves: Vec<RootMove>,
+    /// Fewer moves than the position has (`searchmoves`, tablebases): the root's own result
+    /// says nothing true of the position and is not stored.
+    restricted: bool,
+}
+
+impl RootMoves {
+    /// The legal moves of `pos`, or those of them in `only` when it is not empty.
+    pub fn new(pos: &Chess, only: &[Move]) -> RootMoves {
+        let moves = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| only.is_empty() || only.contains(m))
+            .map(RootMove::new)
+            .collect();
+        RootMoves {
+            moves,
+            restricted: !only.is_empty(),
+        }
+    }
+
+    /// Keeps only the moves in `keep` (the tablebases' choice).
+    pub fn restrict(&mut self, keep: &[Move]) {
+        self.moves.retain(|r| keep.contains(&r.mv));
+        self.restricted = true;
+    }
+
+    pub fn restricted(&self) -> bool {
+        self.restricted
+    }
+
+    pub fn moves(&self) -> &[RootMove] {
+        &self.moves
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// An iteration begins: each move's score becomes its previous one.
+    pub fn start_iteration(&mut self) {
+        for r in &mut self.moves {
+            r.previous_score = r.score;
+            r.score = -INFINITY;
+        }
+    }
+
+    /// The `k`-th line of the iteration was found: its first move goes to slot `k` (the rest
+    /// keep their order) with the line's score, moves and seldepth.
+    pub fn complete_line(&mut self, k: usize, score: i32, pv: Vec<Move>, seldepth: usize) {
+        let Some(j) = pv
+            .first()
+            .and_then(|first| self.moves.iter().position(|r| r.mv == *first))
+        else {
+            return;
+        };
+        self.moves[k..=j].rotate_right(1);
+        let r = &mut self.moves[k];
+        (r.score, r.pv, r.seldepth) = (score, pv, seldepth);
+    }
+
+    /// Orders the first `n` lines best first; equal scores keep the order they were found in.
+    pub fn sort_lines(&mut self, n: usize) {
+        self.moves[..n].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+}
+
+impl Searcher<'_> {
+    /// The root node: searches `candidates` (the root moves not yet given a line), in the
+    /// order the picker gives them, the previous iteration's best first (`root_hint`).
+    /// `whole` says the candidates are every legal move, so the result may be stored.
+    pub fn search_root(
+        &mut self,
+        pos: &Chess,
+        candidates: &[RootMove],
+        whole: bool,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.td.pv.clear(0);
+        let in_check = pos.is_check();
+        let depth = if in_check && self.prune {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, 0);
+        }
+        self.visit(0);
+        if self.stopped {
+            return DRAW;
+        }
+        let key = self.td.stack.key();
+        let tt_hit = if self.use_tt {
+            self.tt.probe(key, 0)
+        } else {
+            None
+        };
+        let tt_move = match self.root_hint {
+            Some(hint) => PackedMove::new(hint),
+            None => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
+        };
+        let pv_node = beta - alpha > 1;
+        let alpha_orig = alpha;
+        let static_eval = match tt_hit {
+            _ if in_check => -INFINITY,
+            Some(hit) if self.use_tt => hit.eval,
+            _ => evaluate_with(pos, &mut self.td.pawn_cache),
+        };
+        self.td.stack.at_mut(0).static_eval = static_eval;
+
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| candidates.iter().any(|r| r.mv == *m));
+        if moves.is_empty() {
+            return if in_check { mated_in(0) } else { DRAW };
+        }
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried = MoveList::new();
+        let frame = *self.td.stack.at(0);
+        let order = QuietOrder {
+            heuristics: &self.td.heuristics,
+            killers: frame.killers,
+            side: pos.turn(),
+            counter: frame
+                .played
+                .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
+        };
+        let picker = Picker::new(pos, moves, tt_move, Some(&order));
+        for (i, m) in picker.enumerate() {
+            let child = self.td.stack.push_move(pos, m, 0);
+            // Out of check the root counts as improving (nothing two plies back).
+            let score =
+                self.search_child(&child, m, i, depth, alpha, beta, 0, pv_node, in_check, true);
+            self.td.stack.pop();
+            if self.stopped {
+                return best.max(DRAW);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.td.pv.update(0, m);
+                    self.root_best = Some((m, score));
+                    if score >= beta {
+                        self.quiet_cutoff(pos, 0, depth, m, &quiets_tried, frame.played);
+                        break;
+                    }
+                }
+            }
+            if !is_tactical(m) {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        if self.use_tt && whole {
+            self.tt
+                .store(key, packed, best, static_eval, depth, bound, 0);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+
+    fn uci(m: Move) -> String {
+        m.to_uci(CastlingMode::Standard).to_string()
+    }
+
+    fn find(pos: &Chess, s: &str) -> Move {
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| uci(*m) == s)
+            .unwrap()
+    }
+
+    fn names(root: &RootMoves) -> Vec<String> {
+        root.moves().iter().map(|r| uci(r.mv)).collect()
+    }
+
+    #[test]
+    fn searchmoves_and_tablebases_narrow_the_list_in_legal_order() {
+        let pos = Chess::default();
+        assert_eq!(RootMoves::new(&pos, &[]).len(), 20);
+        let only = [find(&pos, "g1f3"), find(&pos, "a2a3"), find(&pos, "e2e4")];
+        let mut root = RootMoves::new(&pos, &only);
+        assert!(root.restricted);
+        let legal_order: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| only.contains(m))
+            .map(uci)
+            .collect();
+        assert_eq!(names(&root), legal_order);
+        root.restrict(&[find(&pos, "e2e4")]);
+        assert_eq!(names(&root), ["e2e4"]);
+    }
+
+    #[test]
+    fn lines_move_to_the_front_and_sort_best_first_keeping_ties_in_found_order() {
+        let pos = Chess::default();
+        let mut root = RootMoves::new(&pos, &[]);
+        let all = names(&root);
+        let (a, b, c) = (find(&pos, "h2h4"), find(&pos, "b1c3"), find(&pos, "d2d4"));
+        root.complete_line(0, 10, vec![a], 5);
+        root.complete_line(1, 30, vec![b, find(&after(&pos, b), "e7e5")], 7);
+        root.complete_line(2, 10, vec![c], 6);
+        assert_eq!(names(&root)[..3], ["h2h4", "b1c3", "d2d4"]);
+        // The moves without a line keep the legal order.
+        let rest: Vec<String> = all
+            .iter()
+            .filter(|s| !["h2h4", "b1c3", "d2d4"].contains(&s.as_str()))
+            .cloned()
+            .collect();
+        assert_eq!(names(&root)[3..], rest[..]);
+        root.sort_lines(3);
+        assert_eq!(names(&root)[..3], ["b1c3", "h2h4", "d2d4"]);
+        assert_eq!((root.moves()[0].score, root.moves()[0].seldepth), (30, 7));
+        assert_eq!(root.moves()[0].pv.len(), 2);
+        root.start_iteration();
+        assert_eq!(root.moves()[0].previous_score, 30);
+        assert_eq!(root.moves()[0].score, -INFINITY);
+        assert_eq!(root.moves()[5].previous_score, -INFINITY);
+    }
+
+    fn after(pos: &Chess, m: Move) -> Chess {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        p
+    }
+}
