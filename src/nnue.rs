@@ -344,7 +344,7 @@ mod accumulator_tests {
     fn test_net(activation: Activation) -> Network {
         let hidden = 8;
         let mut rng = Lcg(99);
-        let mut small = || (rng.next_u64() % 201) as i16 - 100;
+        let mut small = || (rng.next_u31() % 201) as i16 - 100;
         Network {
             hidden,
             activation,
@@ -395,7 +395,7 @@ mod accumulator_tests {
                         break;
                     }
                     let before = game.pos.clone();
-                    let null = rng.next_u64().is_multiple_of(10) && !before.is_check();
+                    let null = rng.next_u31().is_multiple_of(10) && !before.is_check();
                     if null {
                         game.pos = before.clone().swap_turn().unwrap();
                         nulls += 1;
@@ -403,7 +403,7 @@ mod accumulator_tests {
                         // En passant is rare in random play: take it when it comes up.
                         let m = match moves.iter().find(|m| m.is_en_passant()) {
                             Some(&ep) => ep,
-                            None => moves[(rng.next_u64() as usize) % moves.len()],
+                            None => moves[(rng.next_u31() as usize) % moves.len()],
                         };
                         castles += usize::from(m.is_castle());
                         en_passants += usize::from(m.is_en_passant());
