@@ -429,7 +429,7 @@ impl<'a> Searcher<'a> {
             side: pos.turn(),
             counter: previous.and_then(|p| self.heuristics.counter(pos.turn(), p)),
         };
-        let picker = Picker::new(pos, moves, tt_move, Some(&order));
+        let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
@@ -563,7 +563,12 @@ impl<'a> Searcher<'a> {
             let prune = self.prune;
             moves.retain(|m| is_tactical(*m) && (!prune || is_good_tactical(pos, *m)));
         }
-        for m in Picker::new(pos, moves, PackedMove::NONE, None) {
+        let picker = if self.prune && !in_check {
+            Picker::known_good(pos, &mut moves)
+        } else {
+            Picker::new(pos, &mut moves, PackedMove::NONE, None)
+        };
+        for m in picker {
             // No key is pushed: quiescence never looks for repetitions.
             let mut child = pos.clone();
             child.play_unchecked(m);
