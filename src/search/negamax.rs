@@ -10,7 +10,7 @@ use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_wi
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
-use crate::position::{child_zobrist, is_repetition_draw, zobrist};
+use crate::position::{child_zobrist, is_repetition_draw, null_zobrist};
 use crate::syzygy::Probe;
 use shakmaty_syzygy::Wdl;
 
@@ -256,7 +256,8 @@ impl<'a> Searcher<'a> {
         }
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
-        self.keys.push(zobrist(&null_pos));
+        self.keys
+            .push(null_zobrist(pos, self.keys[self.keys.len() - 1]));
         let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
         self.after_null[ply + 1] = true;
         self.played[ply + 1] = None;
