@@ -5,8 +5,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Castles, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position as _,
-    PositionError, PositionErrorKinds, Square,
+    Bitboard, Castles, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece,
+    Position as _, PositionError, PositionErrorKinds, Square, attacks,
 };
 
 /// The position's Zobrist key; en passant counts only when a capture is legal, so positions
@@ -91,6 +91,40 @@ pub fn child_zobrist(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 /// no en passant square.
 pub fn null_zobrist(pos: &Chess, key: u64) -> u64 {
     key ^ Zobrist64::zobrist_for_white_turn().0 ^ en_passant_key(pos)
+}
+
+/// Whether `m` checks the opponent's king, worked out without making it; `None` for castling
+/// and en passant, where the caller makes the move to see.
+pub fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return None;
+    };
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(!us) else {
+        return Some(false);
+    };
+    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    // Directly, by the piece on its new square.
+    let moved = promotion.unwrap_or(role).of(us);
+    if attacks::attacks(to, moved, occupied).contains(king) {
+        return Some(true);
+    }
+    // Or by one of our sliders whose line the move opened; no other piece of ours can
+    // newly reach the king.
+    let ours = board.by_color(us) ^ Bitboard::from(from);
+    let diagonal = (board.bishops() | board.queens()) & ours;
+    let straight = (board.rooks() | board.queens()) & ours;
+    let lines = (attacks::bishop_attacks(king, occupied) & diagonal)
+        | (attacks::rook_attacks(king, occupied) & straight);
+    Some(lines.any())
 }
 
 /// Repetition draw for the last of `keys` (which reach back to the last irreversible move at
@@ -313,7 +347,7 @@ mod tests {
 
     /// Plays seeded random games from `fen`, preferring castling, en passant, promotions and
     /// double pushes when there are any and passing now and then, and checks the updated key
-    /// against the full hash at every ply.
+    /// against the full hash and the check test against the move made, at every ply.
     /// Returns how many castlings, en passant captures, promotions and null moves it played.
     fn random_games(fen: &str, mode: CastlingMode, seed: u64) -> [usize; 4] {
         use crate::rng::Lcg;
@@ -327,6 +361,13 @@ mod tests {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    if let Some(check) = gives_check(&pos, m) {
+                        assert_eq!(check, child.is_check(), "{m:?} in {fen}");
+                    }
                 }
                 if !pos.is_check() && rng.next_u64().is_multiple_of(8) {
                     let passed = pos.clone().swap_turn().unwrap();
@@ -395,6 +436,24 @@ mod tests {
         }
         // Every kind of move the update treats apart was played.
         assert!(seen.iter().all(|&n| n >= 5), "{seen:?}");
+    }
+
+    #[test]
+    fn a_discovered_check_and_a_promotion_check_are_seen_before_the_move() {
+        // The knight leaving d4 uncovers the queen's check along the long diagonal; the rook
+        // checks from c8 but not from c2; b7-b8=Q checks along the rank, b7-b8=N does not.
+        let pos: Chess = "7k/1P6/8/8/3N4/8/8/Q1R1K3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mv = |u: &str| u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        assert_eq!(gives_check(&pos, mv("d4e6")), Some(true));
+        assert_eq!(gives_check(&pos, mv("c1c8")), Some(true));
+        assert_eq!(gives_check(&pos, mv("c1c2")), Some(false));
+        assert_eq!(gives_check(&pos, mv("b7b8q")), Some(true));
+        assert_eq!(gives_check(&pos, mv("b7b8n")), Some(false));
+        assert_eq!(gives_check(&pos, mv("e1d2")), Some(false));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_wi
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate;
-use crate::position::{child_zobrist, is_repetition_draw, null_zobrist};
+use crate::position::{child_zobrist, gives_check, is_repetition_draw, null_zobrist};
 use crate::syzygy::Probe;
 use shakmaty_syzygy::Wdl;
 
@@ -440,6 +440,13 @@ impl<'a> Searcher<'a> {
                 late = depth <= LMP_MAX_DEPTH
                     && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize;
                 futile = depth <= FUTILITY_MAX_DEPTH && estimate + FUTILITY_MARGIN * depth <= alpha;
+            }
+            // A pruned move that cannot give check is skipped without being made.
+            if (late || futile) && gives_check(pos, m) == Some(false) {
+                if futile {
+                    best = best.max(estimate + FUTILITY_MARGIN * depth);
+                }
+                continue;
             }
             let child = self.play(pos, m);
             self.played[ply + 1] = Some(m);
