@@ -220,8 +220,9 @@ impl<'a> Searcher<'a> {
     fn play(&mut self, pos: &Chess, m: Move) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let key = self.keys[self.keys.len() - 1];
-        self.keys.push(child_zobrist(pos, key, m, &child));
+        let key = child_zobrist(pos, self.keys[self.keys.len() - 1], m, &child);
+        self.tt.prefetch(key);
+        self.keys.push(key);
         child
     }
 
