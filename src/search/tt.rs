@@ -93,19 +93,61 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-/// Entry layout: two 64-bit words. The first holds `key ^ data`, the second `data`, so an
-/// entry whose two words come from different writes fails the key check and reads as a miss.
+/// One slot of a lock-free table that threads read and write at once (this one and perft's):
+/// two 64-bit words, the first `key ^ data`, the second `data`, so a slot whose two words
+/// come from different writes fails the key check and reads as empty. Zero data is empty.
+pub struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 16);
+
+impl Slot {
+    /// The data stored for `key`, if this slot holds it whole.
+    pub fn load(&self, key: u64) -> Option<u64> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then_some(data)
+    }
+
+    /// The key and data the slot holds, whichever key that is (a torn slot gives a key no
+    /// position has, almost surely).
+    pub fn peek(&self) -> (u64, u64) {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.check.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    pub fn store(&self, key: u64, data: u64) {
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.store(0, 0);
+    }
+}
+
+/// `count` empty slots, backed by huge pages where the system allows; `None` when the
+/// memory cannot be had.
+pub fn slot_table(count: usize) -> Option<Vec<Slot>> {
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(count).ok()?;
+    advise_huge_pages(slots.spare_capacity_mut());
+    slots.extend((0..count).map(|_| Slot {
+        check: AtomicU64::new(0),
+        data: AtomicU64::new(0),
+    }));
+    Some(slots)
+}
+
+/// Entry layout of the transposition table, in a slot's data word:
 ///
 /// ```text
 /// data bits:  63..58  57..56  55..48  47........32  31........16  15.........0
 ///              age    bound   depth   static eval   score (i16)   packed move
 /// ```
-struct Entry {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+type Entry = Slot;
 
 const AGE_MASK: u8 = 63;
 
@@ -159,15 +201,8 @@ impl TranspositionTable {
     /// A table of `mb` megabytes; `Err` names the size when the memory cannot be had.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
         let count = (mb.max(1) * MB / std::mem::size_of::<Entry>()).max(1);
-        let mut entries = Vec::new();
-        entries
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
-        advise_huge_pages(entries.spare_capacity_mut());
-        entries.extend((0..count).map(|_| Entry {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }));
+        let entries =
+            slot_table(count).ok_or_else(|| format!("cannot allocate a {mb} MB hash table"))?;
         Ok(TranspositionTable {
             entries,
             age: AtomicU8::new(0),
@@ -180,8 +215,7 @@ impl TranspositionTable {
 
     pub fn clear(&self) {
         for e in &self.entries {
-            e.check.store(0, Ordering::Relaxed);
-            e.data.store(0, Ordering::Relaxed);
+            e.clear();
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -212,12 +246,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        let e = &self.entries[self.index(key)];
-        let data = e.data.load(Ordering::Relaxed);
-        let check = e.check.load(Ordering::Relaxed);
-        if check ^ data != key || data == 0 {
-            return None;
-        }
+        let data = self.entries[self.index(key)].load(key)?;
         let bound = Bound::from_bits((data >> 56) & 3)?;
         Some(TtHit {
             mv: PackedMove(data as u16),
@@ -243,8 +272,7 @@ impl TranspositionTable {
         ply: usize,
     ) {
         let e = &self.entries[self.index(key)];
-        let old = e.data.load(Ordering::Relaxed);
-        let old_key = e.check.load(Ordering::Relaxed) ^ old;
+        let (old_key, old) = e.peek();
         let age = self.age.load(Ordering::Relaxed);
         let same = old_key == key && old != 0;
         let depth = depth.clamp(0, 255);
@@ -265,8 +293,7 @@ impl TranspositionTable {
             bound,
             age,
         );
-        e.data.store(data, Ordering::Relaxed);
-        e.check.store(key ^ data, Ordering::Relaxed);
+        e.store(key, data);
     }
 
     /// Permille of sampled entries written by the current search, for `info hashfull`.
