@@ -9,6 +9,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::position::{Game, zobrist};
 use crate::search::time::StopToken;
+use crate::search::tt::{Slot, slot_table};
 use crate::uci::output::Out;
 
 /// How a perft run is done: table size (0 = none) and threads.
@@ -34,11 +35,9 @@ impl PerftConfig {
     };
 }
 
-/// Counts of subtrees: `check` holds `key ^ count` and `count` the count, so an entry torn by
-/// two threads writing at once fails its check and reads as a miss.
+/// Counts of subtrees, in slots that read a torn write as a miss.
 struct PerftTable {
-    check: Vec<AtomicU64>,
-    count: Vec<AtomicU64>,
+    slots: Vec<Slot>,
 }
 
 /// Makes a position's key differ per remaining depth (odd multipliers keep it a bijection).
@@ -51,30 +50,20 @@ impl PerftTable {
         if mb == 0 {
             return None;
         }
-        let n = (mb << 20) / 16;
-        let mut check = Vec::new();
-        let mut count = Vec::new();
-        check.try_reserve_exact(n).ok()?;
-        count.try_reserve_exact(n).ok()?;
-        check.extend((0..n).map(|_| AtomicU64::new(0)));
-        count.extend((0..n).map(|_| AtomicU64::new(0)));
-        Some(PerftTable { check, count })
+        let slots = slot_table((mb << 20) / 16)?;
+        Some(PerftTable { slots })
     }
 
-    fn index(&self, key: u64) -> usize {
-        ((u128::from(key) * self.check.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
     }
 
     fn get(&self, key: u64) -> Option<u64> {
-        let i = self.index(key);
-        let count = self.count[i].load(Ordering::Relaxed);
-        (self.check[i].load(Ordering::Relaxed) ^ count == key && count != 0).then_some(count)
+        self.slot(key).load(key)
     }
 
     fn put(&self, key: u64, n: u64) {
-        let i = self.index(key);
-        self.count[i].store(n, Ordering::Relaxed);
-        self.check[i].store(key ^ n, Ordering::Relaxed);
+        self.slot(key).store(key, n);
     }
 }
 

@@ -3,9 +3,10 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, Move, Position as _, PositionError, PositionErrorKinds,
+    Bitboard, Castles, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece,
+    Position as _, PositionError, PositionErrorKinds, Square, attacks,
 };
 
 /// The position's Zobrist key; en passant counts only when a capture is legal, so positions
@@ -14,12 +15,116 @@ pub fn zobrist(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-/// The key of `child`, reached from `parent` (whose key is `key`) by `m`: updated from the
-/// parent's where shakmaty can (most quiet moves and captures), computed afresh otherwise.
+/// The key of one piece on one square.
+fn piece_key(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+/// The part of the key that stands for the castling rights.
+fn castling_key(castles: &Castles) -> u64 {
+    let mut key = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    key
+}
+
+/// The part of the key that stands for en passant: a file, only when the capture is legal.
+fn en_passant_key(pos: &Chess) -> u64 {
+    // The cheap test first: most positions have no en passant square at all.
+    if pos.maybe_ep_square().is_none() {
+        return 0;
+    }
+    pos.legal_ep_square()
+        .map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0)
+}
+
+/// The key of `child`, reached from `parent` (whose key is `key`) by `m`, updated from the
+/// parent's: the pieces that moved, the turn, and the castling and en passant parts when
+/// they change.
 pub fn child_zobrist(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
-    parent
-        .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
-        .map_or_else(|| zobrist(child), |z| z.0)
+    let us = parent.turn();
+    let mut key = key ^ Zobrist64::zobrist_for_white_turn().0 ^ en_passant_key(parent);
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= piece_key(from, role.of(us)) ^ piece_key(to, promotion.unwrap_or(role).of(us));
+            if let Some(victim) = capture {
+                key ^= piece_key(to, victim.of(!us));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            key ^= piece_key(from, us.pawn()) ^ piece_key(to, us.pawn());
+            key ^= piece_key(taken, (!us).pawn());
+        }
+        Move::Castle { king, rook } => {
+            // Chess960: the king may land where the rook stood and the other way round; the
+            // four terms cancel out correctly whatever the squares.
+            let side = CastlingSide::from_queen_side(rook < king);
+            let king_to = Square::from_coords(side.king_to_file(), king.rank());
+            let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+            key ^= piece_key(king, us.king()) ^ piece_key(king_to, us.king());
+            key ^= piece_key(rook, us.rook()) ^ piece_key(rook_to, us.rook());
+        }
+        Move::Put { .. } => return zobrist(child),
+    }
+    // Only a double push leaves an en passant square behind.
+    key ^= en_passant_key(child);
+    let (before, after) = (parent.castles(), child.castles());
+    if before.castling_rights() != after.castling_rights() {
+        key ^= castling_key(before) ^ castling_key(after);
+    }
+    key
+}
+
+/// The key after a null move from `pos` (whose key is `key`): the other side to move and
+/// no en passant square.
+pub fn null_zobrist(pos: &Chess, key: u64) -> u64 {
+    key ^ Zobrist64::zobrist_for_white_turn().0 ^ en_passant_key(pos)
+}
+
+/// Whether `m` checks the opponent's king, worked out without making it; `None` for castling
+/// and en passant, where the caller makes the move to see.
+pub fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return None;
+    };
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(!us) else {
+        return Some(false);
+    };
+    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    // Directly, by the piece on its new square.
+    let moved = promotion.unwrap_or(role).of(us);
+    if attacks::attacks(to, moved, occupied).contains(king) {
+        return Some(true);
+    }
+    // Or by one of our sliders whose line the move opened; no other piece of ours can
+    // newly reach the king.
+    let ours = board.by_color(us) ^ Bitboard::from(from);
+    let diagonal = (board.bishops() | board.queens()) & ours;
+    let straight = (board.rooks() | board.queens()) & ours;
+    let lines = (attacks::bishop_attacks(king, occupied) & diagonal)
+        | (attacks::rook_attacks(king, occupied) & straight);
+    Some(lines.any())
 }
 
 /// Repetition draw for the last of `keys` (which reach back to the last irreversible move at
@@ -219,6 +324,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Role;
 
     #[test]
     fn child_keys_match_keys_computed_afresh() {
@@ -245,6 +351,117 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Plays seeded random games from `fen`, preferring castling, en passant, promotions and
+    /// double pushes when there are any and passing now and then, and checks the updated key
+    /// against the full hash and the check test against the move made, at every ply.
+    /// Returns how many castlings, en passant captures, promotions and null moves it played.
+    fn random_games(fen: &str, mode: CastlingMode, seed: u64) -> [usize; 4] {
+        use crate::rng::Lcg;
+        let mut rng = Lcg(seed);
+        let mut seen = [0; 4];
+        let start: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+        for _ in 0..20 {
+            let mut pos = start.clone();
+            let mut key = zobrist(&pos);
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    if let Some(check) = gives_check(&pos, m) {
+                        assert_eq!(check, child.is_check(), "{m:?} in {fen}");
+                    }
+                }
+                if !pos.is_check() && rng.next_u31().is_multiple_of(8) {
+                    let passed = pos.clone().swap_turn().unwrap();
+                    key = null_zobrist(&pos, key);
+                    pos = passed;
+                    assert_eq!(key, zobrist(&pos), "null move in {fen}");
+                    seen[3] += 1;
+                    continue;
+                }
+                let special: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        m.is_castle()
+                            || m.is_en_passant()
+                            || m.is_promotion()
+                            || (m.role() == Role::Pawn
+                                && m.from().is_some_and(|f| f.distance(m.to()) == 2))
+                    })
+                    .collect();
+                let m = if !special.is_empty() && rng.next_u31().is_multiple_of(2) {
+                    special[rng.next_u31() as usize % special.len()]
+                } else {
+                    moves[rng.next_u31() as usize % moves.len()]
+                };
+                seen[0] += usize::from(m.is_castle());
+                seen[1] += usize::from(m.is_en_passant());
+                seen[2] += usize::from(m.is_promotion());
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                key = child_zobrist(&pos, key, m, &child);
+                pos = child;
+                assert_eq!(key, zobrist(&pos), "{m:?} in a game from {fen}");
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn updated_keys_equal_full_hashes_through_random_games() {
+        let mut seen = [0; 4];
+        let standard = [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            // En passant that is not legal: the pawn that could take is pinned.
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+        ];
+        let chess960 = [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            // Kings next to their rooks: castling lands the king on the rook's square.
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w CAca - 0 1",
+            "qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w HEhe - 0 1",
+            "1r2k2r/8/8/8/8/8/8/1R2K2R w BHbh - 0 1",
+        ];
+        for (i, fen) in standard.iter().enumerate() {
+            let s = random_games(fen, CastlingMode::Standard, i as u64 + 1);
+            seen.iter_mut().zip(s).for_each(|(a, b)| *a += b);
+        }
+        for (i, fen) in chess960.iter().enumerate() {
+            let s = random_games(fen, CastlingMode::Chess960, i as u64 + 100);
+            seen.iter_mut().zip(s).for_each(|(a, b)| *a += b);
+        }
+        // Every kind of move the update treats apart was played.
+        assert!(seen.iter().all(|&n| n >= 5), "{seen:?}");
+    }
+
+    #[test]
+    fn a_discovered_check_and_a_promotion_check_are_seen_before_the_move() {
+        // The knight leaving d4 uncovers the queen's check along the long diagonal; the rook
+        // checks from c8 but not from c2; b7-b8=Q checks along the rank, b7-b8=N does not.
+        let pos: Chess = "7k/1P6/8/8/3N4/8/8/Q1R1K3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mv = |u: &str| u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        assert_eq!(gives_check(&pos, mv("d4e6")), Some(true));
+        assert_eq!(gives_check(&pos, mv("c1c8")), Some(true));
+        assert_eq!(gives_check(&pos, mv("c1c2")), Some(false));
+        assert_eq!(gives_check(&pos, mv("b7b8q")), Some(true));
+        assert_eq!(gives_check(&pos, mv("b7b8n")), Some(false));
+        assert_eq!(gives_check(&pos, mv("e1d2")), Some(false));
     }
 
     #[test]

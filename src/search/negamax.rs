@@ -11,6 +11,7 @@ use super::thread::ThreadData;
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::evaluate_with;
+use crate::position::gives_check;
 use crate::syzygy::Probe;
 use shakmaty_syzygy::Wdl;
 
@@ -171,7 +172,7 @@ impl<'a> Searcher<'a> {
         }
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
-        let floor = self.td.stack.push_null(&null_pos, ply);
+        let floor = self.td.stack.push_null(pos, ply);
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
         self.td.stack.pop_null(ply, floor);
         if self.stopped || score < beta {
@@ -320,7 +321,7 @@ impl<'a> Searcher<'a> {
             depth
         };
 
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -336,7 +337,7 @@ impl<'a> Searcher<'a> {
             side: pos.turn(),
             counter: previous.and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
         };
-        let picker = Picker::new(pos, moves, tt_move, Some(&order));
+        let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
@@ -348,7 +349,15 @@ impl<'a> Searcher<'a> {
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= alpha;
             }
+            // A pruned move that cannot give check is skipped without being made.
+            if (late || futile) && gives_check(pos, m) == Some(false) {
+                if futile {
+                    best = best.max(estimate + params::futility_margin() * depth);
+                }
+                continue;
+            }
             let child = self.td.stack.push_move(pos, m, ply);
+            self.tt.prefetch(self.td.stack.key());
             if (late || futile) && !child.is_check() {
                 self.td.stack.pop();
                 if futile {
@@ -505,7 +514,12 @@ impl<'a> Searcher<'a> {
             let prune = self.prune;
             moves.retain(|m| is_tactical(*m) && (!prune || is_good_tactical(pos, *m)));
         }
-        for m in Picker::new(pos, moves, PackedMove::NONE, None) {
+        let picker = if self.prune && !in_check {
+            Picker::known_good(pos, &mut moves)
+        } else {
+            Picker::new(pos, &mut moves, PackedMove::NONE, None)
+        };
+        for m in picker {
             // No key is pushed: quiescence never looks for repetitions.
             let mut child = pos.clone();
             child.play_unchecked(m);

@@ -2,6 +2,7 @@
 //! killer moves of the ply, then the counter move to the opponent's last move, then quiet
 //! moves by their history score.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
 use super::params;
@@ -41,7 +42,11 @@ fn squares(m: Move) -> (usize, usize) {
 
 impl Heuristics {
     pub fn history(&self, side: Color, m: Move) -> i32 {
-        let (from, to) = squares(m);
+        self.history_of(side, PackedMove::new(m))
+    }
+
+    fn history_of(&self, side: Color, m: PackedMove) -> i32 {
+        let (from, to) = (m.0 as usize & 63, (m.0 as usize >> 6) & 63);
         self.history[side as usize][from][to]
     }
 
@@ -107,63 +112,87 @@ pub fn is_good_tactical(pos: &Chess, m: Move) -> bool {
     (victim >= piece_value(m.role()) && m.role() != Role::King) || see(pos, m) >= 0
 }
 
-/// Scores each move; the picker takes them highest first.
-pub fn score_moves(
-    pos: &Chess,
-    moves: &MoveList,
+/// A move's place in the order. A capture or promotion is scored as if it kept its material;
+/// the picker checks that by exchange only when the move comes up, which saves the exchange
+/// for every capture a cutoff makes unnecessary.
+fn optimistic_score(
+    m: Move,
     tt_move: PackedMove,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
     quiet: Option<&QuietOrder>,
-    scores: &mut [i32],
-) {
-    let killers = quiet.map_or([None; 2], |q| q.killers);
-    let counter = quiet.and_then(|q| q.counter);
-    for (m, s) in moves.iter().zip(scores.iter_mut()) {
-        *s = if tt_move.matches(*m) {
-            TT_MOVE
-        } else if is_tactical(*m) {
-            let class = if is_good_tactical(pos, *m) {
-                GOOD_TACTICAL
-            } else {
-                BAD_TACTICAL
-            };
-            class + mvv_lva(*m)
-        } else if killers[0] == Some(*m) {
-            KILLER_1
-        } else if killers[1] == Some(*m) {
-            KILLER_2
-        } else if counter == Some(*m) {
-            COUNTER
-        } else {
-            quiet.map_or(0, |q| q.heuristics.history(q.side, *m))
-        };
+) -> i32 {
+    let packed = PackedMove::new(m);
+    if packed == tt_move && !tt_move.is_none() {
+        TT_MOVE
+    } else if is_tactical(m) {
+        GOOD_TACTICAL + mvv_lva(m)
+    } else if killers[0] == Some(m) {
+        KILLER_1
+    } else if killers[1] == Some(m) {
+        KILLER_2
+    } else if counter == Some(m) {
+        COUNTER
+    } else {
+        quiet.map_or(0, |q| q.heuristics.history_of(q.side, packed))
     }
 }
 
-/// Hands out moves best first by selection: cheap when a cutoff comes early.
-pub struct Picker {
-    moves: MoveList,
-    scores: [i32; 256],
-    next: usize,
+/// Whether a score is that of a capture or promotion not yet checked by exchange.
+fn is_unchecked_tactical(score: i32) -> bool {
+    (GOOD_TACTICAL..TT_MOVE).contains(&score)
 }
 
-impl Picker {
+/// Hands out moves best first by selection: cheap when a cutoff comes early. It works in the
+/// caller's list (which it leaves in no useful order). A capture found to lose material when
+/// it comes up moves to the losing class and the choice is made again: since scores only
+/// fall, the move chosen is the one a fully scored list gives, in the same order.
+pub struct Picker<'a> {
+    pos: &'a Chess,
+    moves: &'a mut MoveList,
+    scores: ArrayVec<i32, 256>,
+    next: usize,
+    /// Whether tactical moves still need their exchange checked.
+    check_exchanges: bool,
+}
+
+impl<'a> Picker<'a> {
     pub fn new(
-        pos: &Chess,
-        moves: MoveList,
+        pos: &'a Chess,
+        moves: &'a mut MoveList,
         tt_move: PackedMove,
         quiet: Option<&QuietOrder>,
-    ) -> Picker {
-        let mut scores = [0; 256];
-        score_moves(pos, &moves, tt_move, quiet, &mut scores[..moves.len()]);
+    ) -> Picker<'a> {
+        let killers = quiet.map_or([None; 2], |q| q.killers);
+        let counter = quiet.and_then(|q| q.counter);
+        let scores = moves
+            .iter()
+            .map(|&m| optimistic_score(m, tt_move, killers, counter, quiet))
+            .collect();
         Picker {
+            pos,
             moves,
             scores,
             next: 0,
+            check_exchanges: true,
+        }
+    }
+
+    /// Orders captures and promotions the caller has already found not to lose material
+    /// (quiescence): no exchange is evaluated a second time.
+    pub fn known_good(pos: &'a Chess, moves: &'a mut MoveList) -> Picker<'a> {
+        let scores = moves.iter().map(|&m| GOOD_TACTICAL + mvv_lva(m)).collect();
+        Picker {
+            pos,
+            moves,
+            scores,
+            next: 0,
+            check_exchanges: false,
         }
     }
 }
 
-impl Iterator for Picker {
+impl Iterator for Picker<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -171,16 +200,27 @@ impl Iterator for Picker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let best = loop {
+            // The first of the highest scores, found in two simple passes the compiler can
+            // vectorise rather than one that carries the best index along.
+            let rest = &self.scores[self.next..n];
+            let score = rest.iter().copied().fold(i32::MIN, i32::max);
+            let best = self.next + rest.iter().position(|&s| s == score).unwrap_or(0);
+            if !self.check_exchanges
+                || !is_unchecked_tactical(score)
+                || is_good_tactical(self.pos, self.moves[best])
+            {
+                break best;
             }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+            self.scores[best] = score - GOOD_TACTICAL + BAD_TACTICAL;
+        };
+        // The slot handed out is not read again: its old move simply takes the chosen one's
+        // place, as a swap would leave it.
+        let m = self.moves[best];
+        self.moves[best] = self.moves[self.next];
+        self.scores[best] = self.scores[self.next];
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some(m)
     }
 }
 
@@ -194,9 +234,10 @@ mod tests {
         // White can take the queen with the pawn, or the rook with the pawn or the queen.
         let fen: Fen = "4k3/8/2q1r3/3P4/8/8/4Q3/K7 w - - 0 1".parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let order: Vec<Move> = Picker::new(&pos, moves, PackedMove::new(quiet), None).collect();
+        let order: Vec<Move> =
+            Picker::new(&pos, &mut moves, PackedMove::new(quiet), None).collect();
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].capture(), Some(Role::Queen));
         assert_eq!(order[1].role(), Role::Pawn);
@@ -216,13 +257,105 @@ mod tests {
         // Qxd5 takes a pawn defended by a pawn: it loses the queen and goes last.
         let fen: Fen = "4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1".parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-        let order: Vec<Move> =
-            Picker::new(&pos, pos.legal_moves(), PackedMove::NONE, None).collect();
+        let mut moves = pos.legal_moves();
+        let order: Vec<Move> = Picker::new(&pos, &mut moves, PackedMove::NONE, None).collect();
         let last = order.last().unwrap();
         assert_eq!(
             (last.capture(), last.role()),
             (Some(Role::Pawn), Role::Queen)
         );
+    }
+
+    /// The order of the first version of the picker: every move scored up front, exchanges
+    /// included, then chosen by selection with swaps.
+    fn eager_order(pos: &Chess, tt_move: PackedMove, quiet: Option<&QuietOrder>) -> Vec<Move> {
+        let mut moves = pos.legal_moves();
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .map(|&m| {
+                let killers = quiet.map_or([None; 2], |q| q.killers);
+                let s = optimistic_score(m, tt_move, killers, quiet.and_then(|q| q.counter), quiet);
+                if is_unchecked_tactical(s) && !is_good_tactical(pos, m) {
+                    s - GOOD_TACTICAL + BAD_TACTICAL
+                } else {
+                    s
+                }
+            })
+            .collect();
+        let mut order = Vec::new();
+        for next in 0..moves.len() {
+            let mut best = next;
+            for i in next + 1..moves.len() {
+                if scores[i] > scores[best] {
+                    best = i;
+                }
+            }
+            moves.swap(next, best);
+            scores.swap(next, best);
+            order.push(moves[next]);
+        }
+        order
+    }
+
+    #[test]
+    fn checking_exchanges_late_gives_the_order_of_scoring_them_all_first() {
+        use crate::rng::Lcg;
+        let mut rng = Lcg(7);
+        let mut h = Heuristics::default();
+        let mut compared = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkb1r/pp1p1ppp/2p5/4P3/2B5/8/PPP1NnPP/RNBQK2R w KQkq - 0 6",
+        ] {
+            let mut pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for _ in 0..40 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Some history, so quiet moves are not all tied, and some ties left.
+                let side = pos.turn();
+                for m in moves.iter().filter(|m| !is_tactical(**m)).step_by(3) {
+                    h.adjust(side, *m, (rng.next_u31() % 200) as i32 - 100);
+                }
+                let tt_move = match rng.next_u31() % 3 {
+                    0 => PackedMove::NONE,
+                    _ => PackedMove::new(moves[rng.next_u31() as usize % moves.len()]),
+                };
+                // Killers and a counter move among the quiet moves, when there are some.
+                let quiets: Vec<Move> = moves
+                    .iter()
+                    .filter(|m| !is_tactical(**m))
+                    .copied()
+                    .collect();
+                let mut any_quiet = || match quiets.len() {
+                    0 => None,
+                    n => Some(quiets[rng.next_u31() as usize % n]),
+                };
+                let (killers, counter) = ([any_quiet(), any_quiet()], any_quiet());
+                for quiet in [false, true] {
+                    let q = QuietOrder {
+                        heuristics: &h,
+                        killers,
+                        side,
+                        counter,
+                    };
+                    let q = quiet.then_some(&q);
+                    let mut list = moves.clone();
+                    let lazy: Vec<Move> = Picker::new(&pos, &mut list, tt_move, q).collect();
+                    assert_eq!(lazy, eager_order(&pos, tt_move, q));
+                    compared += 1;
+                }
+                let m = moves[rng.next_u31() as usize % moves.len()];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]
@@ -245,7 +378,8 @@ mod tests {
             side: Color::White,
             counter: None,
         };
-        let order: Vec<String> = Picker::new(&pos, moves.clone(), PackedMove::NONE, Some(&q))
+        let mut list = moves.clone();
+        let order: Vec<String> = Picker::new(&pos, &mut list, PackedMove::NONE, Some(&q))
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .collect();
         // Killers of ply 3, newest first; then b1c3 by its history; a2a3 was penalised: last.

@@ -170,7 +170,7 @@ impl Searcher<'_> {
                 .played
                 .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
         };
-        let picker = Picker::new(pos, moves, tt_move, Some(&order));
+        let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             let child = self.td.stack.push_move(pos, m, 0);
             // Out of check the root counts as improving (nothing two plies back).

@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::score::{INFINITY, MAX_PLY};
-use crate::position::{child_zobrist, is_draw_by_rule, zobrist};
+use crate::position::{child_zobrist, is_draw_by_rule, null_zobrist};
 
 /// Frames below ply 0, so that `ply - OFFSET` is always a valid index.
 pub const OFFSET: usize = 2;
@@ -99,10 +99,10 @@ impl SearchStack {
         self.keys.pop();
     }
 
-    /// Passes the move at `ply` (`null_pos` is `pos` with the other side to move); returns
-    /// what `pop_null` needs to undo it.
-    pub fn push_null(&mut self, null_pos: &Chess, ply: usize) -> usize {
-        self.keys.push(zobrist(null_pos));
+    /// Passes the move of `pos` at `ply`; returns what `pop_null` needs to undo it.
+    pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
+        let key = self.key();
+        self.keys.push(null_zobrist(pos, key));
         let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
         let frame = self.at_mut(ply + 1);
         frame.after_null = true;
@@ -168,7 +168,7 @@ mod tests {
         let root_key = s.key();
         let e4 = find(&game.pos, "e2e4");
         let child = s.push_move(&game.pos, e4, 0);
-        assert_eq!(s.key(), zobrist(&child));
+        assert_eq!(s.key(), crate::position::zobrist(&child));
         assert_eq!(s.at(1).played, Some(e4));
         assert_eq!(s.line_len(), 2);
         s.pop();
@@ -188,7 +188,7 @@ mod tests {
         s.reset(game.repetition_keys());
         assert!(s.is_draw(&game.pos, 0));
         let null_pos = game.pos.clone().swap_turn().unwrap();
-        let floor = s.push_null(&null_pos, 0);
+        let floor = s.push_null(&game.pos, 0);
         assert!(s.at(1).after_null && s.at(1).played.is_none());
         assert!(!s.is_draw(&null_pos, 1));
         s.pop_null(0, floor);
