@@ -10,7 +10,6 @@ pub mod epd;
 pub mod eval;
 pub mod eval_params;
 pub mod negamax;
-pub mod nnue;
 pub mod packed;
 pub mod perft;
 pub mod position;

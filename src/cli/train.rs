@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::progress;
-use crate::nnue::Activation;
+use crate::eval::nnue::Activation;
 use crate::train::{self, Adam, Outputs, Params, Sample, Settings};
 
 #[derive(Args, Debug)]

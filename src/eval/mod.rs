@@ -4,6 +4,7 @@
 
 mod info;
 mod king;
+pub mod nnue;
 mod pawns;
 mod pieces;
 mod report;

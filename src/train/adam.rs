@@ -1,0 +1,65 @@
+//! The optimiser: Adam's moments and step, and the cosine learning-rate schedule over the
+//! epochs of a run.
+
+/// Adam's moments, kept in checkpoints so a run resumes where it stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    pub m: Vec<f32>,
+    pub s: Vec<f32>,
+    pub steps: u64,
+}
+
+impl Adam {
+    pub fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            s: vec![0.0; n],
+            steps: 0,
+        }
+    }
+
+    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.steps += 1;
+        let c1 = 1.0 - B1.powi(self.steps.min(100_000) as i32);
+        let c2 = 1.0 - B2.powi(self.steps.min(100_000) as i32);
+        for i in 0..params.len() {
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * grad[i];
+            self.s[i] = B2 * self.s[i] + (1.0 - B2) * grad[i] * grad[i];
+            params[i] -= lr * (self.m[i] / c1) / ((self.s[i] / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+/// The learning rate of `epoch` (0-based) of `epochs`: cosine from `lr` down to lr / 100.
+pub fn learning_rate(lr: f32, epoch: usize, epochs: usize) -> f32 {
+    let t = epoch as f32 / epochs.max(1) as f32;
+    let low = lr / 100.0;
+    low + 0.5 * (lr - low) * (1.0 + (std::f32::consts::PI * t).cos())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_learning_rate_falls_from_lr_halfway_to_the_floor() {
+        assert!((learning_rate(0.01, 0, 10) - 0.01).abs() < 1e-8);
+        // Halfway, the mean of lr and lr / 100.
+        assert!((learning_rate(0.01, 5, 10) - 0.00505).abs() < 1e-7);
+        assert!(learning_rate(0.01, 9, 10) < learning_rate(0.01, 8, 10));
+        assert!(learning_rate(0.01, 9, 10) > 0.0001);
+    }
+
+    #[test]
+    fn the_first_adam_step_moves_each_weight_by_lr_against_its_gradient() {
+        // Bias correction makes the first step lr x sign(gradient), whatever its size.
+        let mut adam = Adam::new(3);
+        let mut params = [1.0f32, 1.0, 1.0];
+        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.1);
+        assert!((params[0] - 0.9).abs() < 1e-6 && (params[1] - 1.1).abs() < 1e-6);
+        assert_eq!(params[2], 1.0);
+        assert_eq!(adam.steps, 1);
+    }
+}

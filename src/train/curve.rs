@@ -1,0 +1,89 @@
+//! The loss curve of a run: training and validation loss per epoch, and its drawing as an
+//! SVG line chart written beside the net after every epoch.
+
+/// Per epoch: (train loss, validation loss).
+pub type Curve = Vec<(f64, f64)>;
+
+/// The loss curve as an SVG line chart: training loss and validation loss per epoch.
+pub fn curve_svg(curve: &Curve, title: &str) -> String {
+    let (w, h, left, bottom, top, right) = (640.0, 400.0, 70.0, 50.0, 40.0, 20.0);
+    let values = curve.iter().flat_map(|(t, v)| [*t, *v]);
+    let lo = values.clone().fold(f64::INFINITY, f64::min);
+    let hi = values.fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else {
+        (0.0, 1.0)
+    };
+    let n = curve.len().max(2) - 1;
+    let x = |i: usize| left + (w - left - right) * i as f64 / n as f64;
+    let y = |v: f64| top + (h - top - bottom) * (hi - v) / (hi - lo);
+    let line = |pick: fn(&(f64, f64)) -> f64| -> String {
+        curve
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{:.1},{:.1}", x(i), y(pick(p))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         font-family=\"sans-serif\" font-size=\"14\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"24\" font-size=\"16\">{title}</text>\n"
+    );
+    for k in 0..=4 {
+        let v = lo + (hi - lo) * f64::from(k) / 4.0;
+        svg += &format!(
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\n\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{v:.5}</text>\n",
+            w - right,
+            left - 6.0,
+            y(v) + 5.0,
+            y = y(v)
+        );
+    }
+    svg += &format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">epoch (1 to {})</text>\n",
+        (w + left) / 2.0,
+        h - 12.0,
+        curve.len()
+    );
+    svg += &format!(
+        "<polyline fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"2\" points=\"{}\"/>\n\
+         <polyline fill=\"none\" stroke=\"#d1531f\" stroke-width=\"2\" points=\"{}\"/>\n\
+         <text x=\"{}\" y=\"{}\" fill=\"#1f6fd1\">training loss</text>\n\
+         <text x=\"{}\" y=\"{}\" fill=\"#d1531f\">validation loss</text>\n</svg>\n",
+        line(|p| p.0),
+        line(|p| p.1),
+        w - 260.0,
+        top + 20.0,
+        w - 260.0,
+        top + 40.0
+    );
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chart_has_a_line_per_loss_with_a_point_per_epoch() {
+        let svg = curve_svg(&vec![(0.3, 0.4), (0.2, 0.35), (0.1, 0.3)], "a run");
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains(">a run</text>") && svg.contains("epoch (1 to 3)"));
+        let lines: Vec<&str> = svg.lines().filter(|l| l.contains("<polyline")).collect();
+        assert_eq!(lines.len(), 2);
+        for line in lines {
+            let points = line.split("points=\"").nth(1).unwrap_or("");
+            assert_eq!(points.split(' ').count(), 3, "{line}");
+        }
+        // The highest loss (0.4, first epoch) sits on the top margin, the lowest (0.1, last
+        // epoch) on the bottom one, at the plot's right edge.
+        assert!(
+            svg.contains("\"70.0,40.0 ") && svg.contains(" 620.0,350.0\""),
+            "{svg}"
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! The float network being trained: its weights in one vector, the forward pass, the
+//! gradient of the loss (split over threads) and the quantisation into the engine's `Network`.
+
+use super::{Sample, sigmoid};
+use crate::eval::nnue::{Activation, INPUTS, Network, QA, QB};
+use crate::rng::Lcg;
+
+/// The float network being trained; its output y means sigmoid(y) for the side to move
+/// (y times 400 is centipawns).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    pub hidden: usize,
+    pub activation: Activation,
+    /// All weights in one vector: w1 (768 x H), b1 (H), w2 (2H), b2 (1).
+    pub v: Vec<f32>,
+}
+
+impl Params {
+    pub fn len(hidden: usize) -> usize {
+        INPUTS * hidden + 3 * hidden + 1
+    }
+
+    /// Small random weights from a seed.
+    pub fn random(hidden: usize, activation: Activation, seed: u64) -> Params {
+        let mut rng = Lcg(seed);
+        let mut uniform = |a: f32| ((rng.next_u31() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0) * a;
+        let mut v = vec![0.0; Params::len(hidden)];
+        for w in &mut v[..INPUTS * hidden] {
+            *w = uniform(0.1);
+        }
+        let out = 1.0 / (2.0 * hidden as f32).sqrt();
+        let w2 = INPUTS * hidden + hidden;
+        for w in &mut v[w2..w2 + 2 * hidden] {
+            *w = uniform(out);
+        }
+        Params {
+            hidden,
+            activation,
+            v,
+        }
+    }
+
+    fn b1(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    fn w2(&self) -> usize {
+        self.b1() + self.hidden
+    }
+
+    fn b2(&self) -> usize {
+        self.w2() + 2 * self.hidden
+    }
+
+    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
+        let h = self.hidden;
+        let mut acc = self.v[self.b1()..self.b1() + h].to_vec();
+        for &f in features {
+            for (a, w) in acc.iter_mut().zip(&self.v[f * h..(f + 1) * h]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The output y over the two perspectives' hidden sums.
+    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+        let w2 = &self.v[self.w2()..self.b2()];
+        let act = self.activation;
+        let mut y = self.v[self.b2()];
+        for (i, x) in ours.iter().chain(theirs).enumerate() {
+            y += w2[i] * act.apply(*x);
+        }
+        y
+    }
+
+    /// The raw output y for a sample.
+    pub fn forward(&self, s: &Sample) -> f32 {
+        let (ours, theirs) = s.perspectives();
+        self.output(&self.accumulate(&ours), &self.accumulate(&theirs))
+    }
+
+    /// Adds the gradient of `scale` x this sample's loss to `grad`; returns the loss.
+    fn backward(&self, s: &Sample, scale: f32, grad: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let (ours, theirs) = s.perspectives();
+        let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
+        let (w2_at, b2_at, b1_at) = (self.w2(), self.b2(), self.b1());
+        let act = self.activation;
+        let p = sigmoid(self.output(&a, &b));
+        let err = p - s.target;
+        let g = scale * 2.0 * err * p * (1.0 - p);
+        grad[b2_at] += g;
+        let mut d = vec![0.0; h];
+        for (half, (acc, features)) in [(&a, &ours), (&b, &theirs)].into_iter().enumerate() {
+            for j in 0..h {
+                let k = half * h + j;
+                grad[w2_at + k] += g * act.apply(acc[j]);
+                d[j] = g * self.v[w2_at + k] * act.slope(acc[j]);
+            }
+            for (gb, dj) in grad[b1_at..b1_at + h].iter_mut().zip(&d) {
+                *gb += dj;
+            }
+            for &f in features.iter() {
+                for (gw, dj) in grad[f * h..(f + 1) * h].iter_mut().zip(&d) {
+                    *gw += dj;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// Mean loss over samples.
+    pub fn loss(&self, samples: &[Sample]) -> f64 {
+        let sum: f64 = samples
+            .iter()
+            .map(|s| {
+                let e = sigmoid(self.forward(s)) - s.target;
+                f64::from(e * e)
+            })
+            .sum();
+        sum / samples.len().max(1) as f64
+    }
+
+    /// The mean loss and its gradient over a batch, computed on `threads` threads.
+    pub fn gradient(&self, batch: &[Sample], threads: usize) -> (f64, Vec<f32>) {
+        let scale = 1.0 / batch.len().max(1) as f32;
+        let chunk = batch.len().div_ceil(threads.max(1)).max(1);
+        let parts: Vec<(f64, Vec<f32>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut grad = vec![0.0; self.v.len()];
+                        let loss: f64 = part
+                            .iter()
+                            .map(|s| f64::from(self.backward(s, scale, &mut grad)))
+                            .sum();
+                        (loss, grad)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| (0.0, Vec::new())))
+                .collect()
+        });
+        let mut total = vec![0.0; self.v.len()];
+        let mut loss = 0.0;
+        for (l, g) in parts {
+            loss += l;
+            for (t, x) in total.iter_mut().zip(&g) {
+                *t += x;
+            }
+        }
+        (loss / batch.len().max(1) as f64, total)
+    }
+
+    /// The quantised network; weights beyond what i16 holds are clipped.
+    pub fn quantise(&self, settings_hash: u64) -> Network {
+        let q = |x: f32, by: i32| (x * by as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network {
+            hidden: self.hidden,
+            activation: self.activation,
+            settings_hash,
+            w1: self.v[..self.b1()].iter().map(|&w| q(w, QA)).collect(),
+            b1: self.v[self.b1()..self.w2()]
+                .iter()
+                .map(|&w| q(w, QA))
+                .collect(),
+            w2: self.v[self.w2()..self.b2()]
+                .iter()
+                .map(|&w| q(w, QB))
+                .collect(),
+            b2: (self.v[self.b2()] * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Color;
+
+    use super::*;
+    use crate::eval::nnue::{self, SCALE};
+    use crate::packed::{Outcome, Record};
+    use crate::position::Game;
+    use crate::train::testing::{SET, samples};
+
+    #[test]
+    fn the_gradient_agrees_with_finite_differences() {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let mut p = Params::random(4, activation, 3);
+            // Move the hidden sums into the unclamped range, where the slope is defined.
+            let b1 = p.b1();
+            for j in 0..4 {
+                p.v[b1 + j] = 0.3 + 0.1 * j as f32;
+            }
+            let batch = samples(&SET, 0.5);
+            let (_, grad) = p.gradient(&batch, 2);
+            let w2 = p.w2();
+            // A first-layer weight of a piece present in every sample (White's king on e1
+            // in three of them, e2 or e3 in others), a bias, output weights.
+            let king_e1 = nnue::feature(
+                Color::White,
+                shakmaty::Square::E1,
+                shakmaty::Piece {
+                    color: Color::White,
+                    role: shakmaty::Role::King,
+                },
+            );
+            for i in [king_e1 * 4 + 1, b1 + 2, w2, w2 + 5, p.b2()] {
+                let eps = 1e-3;
+                let mut plus = p.clone();
+                plus.v[i] += eps;
+                let mut minus = p.clone();
+                minus.v[i] -= eps;
+                let numeric = (plus.loss(&batch) - minus.loss(&batch)) / (2.0 * f64::from(eps));
+                let analytic = f64::from(grad[i]);
+                assert!(
+                    (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(1e-3),
+                    "{activation:?} param {i}: numeric {numeric}, analytic {analytic}"
+                );
+                assert!(analytic != 0.0, "param {i} has no gradient");
+            }
+        }
+    }
+
+    #[test]
+    fn quantised_inference_follows_the_float_network() {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let p = Params::random(16, activation, 11);
+            let net = p.quantise(0);
+            for (fen, _, _) in SET {
+                let pos = Game::from_fen(fen, false).unwrap().pos;
+                let r = Record::pack(&pos, Some(0), Outcome::Draw, false);
+                let s = Sample::from_record(&r, 0.0).unwrap();
+                let float_cp = p.forward(&s) * SCALE as f32;
+                let quant_cp = net.evaluate(&pos) as f32;
+                assert!(
+                    (float_cp - quant_cp).abs() <= 3.0,
+                    "{activation:?} {fen}: float {float_cp}, quantised {quant_cp}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! A training run: its settings (hashed into the net file), where it writes, and the epoch
+//! loop (shuffle, mini-batches, Adam, validation) that writes the checkpoint, the quantised
+//! net and the loss curve after every epoch, starting from a fresh or resumed network.
+
+use std::path::PathBuf;
+
+use super::sample::shuffle;
+use super::{Adam, Curve, Params, Sample, curve_svg, learning_rate, write_checkpoint};
+use crate::eval::nnue::Activation;
+use crate::rng::Lcg;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub wdl: f32,
+    pub hold_out: f64,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Settings {
+    /// A hash of what shapes the net (not the thread count), written into the net file.
+    pub fn hash(&self) -> u64 {
+        let text = format!(
+            "h{} {} e{} b{} lr{} wdl{} ho{} s{}",
+            self.hidden,
+            self.activation.name(),
+            self.epochs,
+            self.batch,
+            self.lr,
+            self.wdl,
+            self.hold_out,
+            self.seed
+        );
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+}
+
+/// Where a run writes its files.
+pub struct Outputs {
+    pub dir: PathBuf,
+}
+
+impl Outputs {
+    pub fn checkpoint(&self) -> PathBuf {
+        self.dir.join("checkpoint.bin")
+    }
+    pub fn net(&self) -> PathBuf {
+        self.dir.join("net.bin")
+    }
+    pub fn curve(&self) -> PathBuf {
+        self.dir.join("loss.svg")
+    }
+}
+
+/// Trains from `start` (a fresh or resumed network) for the epochs not yet done, writing
+/// the outputs after every epoch; `log` gets a line per epoch.
+#[allow(clippy::too_many_arguments)]
+pub fn train(
+    train_set: &mut [Sample],
+    valid_set: &[Sample],
+    settings: &Settings,
+    mut params: Params,
+    mut adam: Adam,
+    first_epoch: usize,
+    mut curve: Curve,
+    outputs: &Outputs,
+    log: &mut dyn FnMut(&str),
+) -> Result<Params, String> {
+    let mut rng = Lcg(settings.seed ^ 0x7261_696e);
+    for epoch in first_epoch..settings.epochs {
+        let started = std::time::Instant::now();
+        shuffle(train_set, &mut rng);
+        let lr = learning_rate(settings.lr, epoch, settings.epochs);
+        let (mut sum, mut batches) = (0.0, 0);
+        for batch in train_set.chunks(settings.batch.max(1)) {
+            let (loss, grad) = params.gradient(batch, settings.threads);
+            adam.step(&mut params.v, &grad, lr);
+            sum += loss;
+            batches += 1;
+        }
+        let train_loss = sum / f64::from(batches.max(1));
+        let valid_loss = params.loss(valid_set);
+        curve.push((train_loss, valid_loss));
+        let secs = started.elapsed().as_secs_f64();
+        log(&format!(
+            "train: epoch {}/{}, lr {lr:.6}, loss {train_loss:.6}, validation loss {valid_loss:.6}, {:.0} positions/s",
+            epoch + 1,
+            settings.epochs,
+            train_set.len() as f64 / secs.max(1e-9)
+        ));
+        write_checkpoint(&outputs.checkpoint(), &params, &adam, epoch + 1, &curve)?;
+        let net = params.quantise(settings.hash()).to_bytes();
+        let net_path = outputs.net();
+        std::fs::write(&net_path, net)
+            .map_err(|e| format!("cannot write '{}': {e}", net_path.display()))?;
+        let title = format!(
+            "{} positions, {}x2 {}, batch {}, lr {}, wdl {}",
+            train_set.len(),
+            settings.hidden,
+            settings.activation.name(),
+            settings.batch,
+            settings.lr,
+            settings.wdl
+        );
+        let curve_path = outputs.curve();
+        std::fs::write(&curve_path, curve_svg(&curve, &title))
+            .map_err(|e| format!("cannot write '{}': {e}", curve_path.display()))?;
+    }
+    Ok(params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::Network;
+    use crate::train::read_checkpoint;
+    use crate::train::testing::{SET, samples};
+
+    #[test]
+    fn training_a_tiny_net_lowers_the_loss_and_resumes_from_its_checkpoint() {
+        let mut set = samples(&SET, 0.5);
+        let valid = set.clone();
+        let settings = Settings {
+            hidden: 8,
+            activation: Activation::SCReLU,
+            epochs: 60,
+            batch: 2,
+            lr: 0.01,
+            wdl: 0.5,
+            hold_out: 0.0,
+            threads: 2,
+            seed: 1,
+        };
+        let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let outputs = Outputs { dir: dir.clone() };
+        let start = Params::random(8, Activation::SCReLU, 5);
+        let before = start.loss(&valid);
+        let n = start.v.len();
+        let trained = train(
+            &mut set,
+            &valid,
+            &settings,
+            start,
+            Adam::new(n),
+            0,
+            Vec::new(),
+            &outputs,
+            &mut |_| {},
+        )
+        .unwrap();
+        let after = trained.loss(&valid);
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        let (resumed, adam, epoch, curve) = read_checkpoint(&outputs.checkpoint()).unwrap();
+        assert_eq!(resumed, trained);
+        assert_eq!((epoch, curve.len()), (60, 60));
+        assert_eq!(adam.steps, 120);
+        let net = std::fs::read(outputs.net()).unwrap();
+        assert_eq!(
+            Network::from_bytes(&net).unwrap(),
+            trained.quantise(settings.hash())
+        );
+        let svg = std::fs::read_to_string(outputs.curve()).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("validation loss"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
