@@ -1,8 +1,10 @@
 //! `bench`: a fixed set of positions searched to a fixed depth with a fresh table. Its node
 //! count is a signature of the search: the same code gives the same count on any machine.
 
+use std::sync::Arc;
 use std::time::Instant;
 
+use crate::eval::nnue::Network;
 use crate::position::Game;
 use crate::search::driver;
 use crate::search::time::{Clock, Limits, StopToken};
@@ -56,8 +58,9 @@ pub const POSITIONS: &[&str] = &[
     "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
 ];
 
-/// Searches every bench position to `depth`; returns (nodes, elapsed ms).
-pub fn bench(depth: u32, out: Option<&Out>) -> (u64, u64) {
+/// Searches every bench position to `depth`, evaluating with `net` when given; returns
+/// (nodes, elapsed ms).
+pub fn bench(depth: u32, net: Option<&Arc<Network>>, out: Option<&Out>) -> (u64, u64) {
     let mut total = 0;
     let start = Instant::now();
     let limits = Limits {
@@ -75,7 +78,7 @@ pub fn bench(depth: u32, out: Option<&Out>) -> (u64, u64) {
             return (total, 0);
         };
         let clock = Clock::unlimited(StopToken::detached());
-        let result = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+        let result = driver::search_with_net(&game, &limits, &tt, &clock, net, &mut |_| {});
         total += result.last.nodes;
         if let Some(o) = out {
             o.line(&format!(
@@ -90,7 +93,7 @@ pub fn bench(depth: u32, out: Option<&Out>) -> (u64, u64) {
 }
 
 /// `bench [depth]`: per-position lines, then `<nodes> nodes <nps> nps` as the last line.
-pub fn run(depth: Option<u32>, out: &Out) {
-    let (nodes, ms) = bench(depth.unwrap_or(DEFAULT_DEPTH), Some(out));
+pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out) {
+    let (nodes, ms) = bench(depth.unwrap_or(DEFAULT_DEPTH), net, Some(out));
     out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
 }

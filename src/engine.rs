@@ -7,6 +7,8 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
 
+use crate::eval::net_file::{self, LoadedNet};
+use crate::eval::nnue::Network;
 use crate::position::Game;
 use crate::search::driver::{self, Job, SearchResult};
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
@@ -40,6 +42,8 @@ pub struct Engine {
     tables: Option<Arc<Tables>>,
     /// Closes when the work running on the pool (a search, perft, bench) has ended.
     running: Option<Done>,
+    /// The NNUE (`EvalFile`), used when `UseNNUE` is on; None only if no net could be read.
+    net: Option<LoadedNet>,
 }
 
 impl Engine {
@@ -53,6 +57,7 @@ impl Engine {
             options,
             tables: None,
             running: None,
+            net: net_file::embedded().map_err(|e| log::error!("{e}")).ok(),
         })
     }
 
@@ -118,7 +123,8 @@ impl Engine {
             Command::Bench(depth) => {
                 self.wait_for_search();
                 let out = self.out.clone();
-                self.run_on_pool(move |_, _| bench::run(depth, &out));
+                let net = self.search_net();
+                self.run_on_pool(move |_, _| bench::run(depth, net.as_ref(), &out));
             }
             Command::Display => {
                 let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);
@@ -129,6 +135,10 @@ impl Engine {
             Command::Eval => {
                 for line in eval::report(&self.game.pos) {
                     self.out.info_string(&line);
+                }
+                if let Some(net) = self.net.as_ref().filter(|_| self.options.use_nnue) {
+                    self.out
+                        .info_string(&net_file::report_line(net, &self.game.pos));
                 }
             }
         }
@@ -175,6 +185,8 @@ impl Engine {
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
             Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
+            Ok(Change::UseNnue(on)) => self.set_use_nnue(on),
+            Ok(Change::EvalFile(spec)) => self.load_net(&spec),
             Ok(Change::Tuned) => {}
             Ok(Change::Chess960(on)) => {
                 self.options.chess960 = on;
@@ -185,6 +197,55 @@ impl Engine {
                 };
             }
             Err(e) => self.out.info_string(&format!("error: {e}")),
+        }
+    }
+
+    /// The net a search evaluates with: the loaded one when `UseNNUE` is on.
+    fn search_net(&self) -> Option<Arc<Network>> {
+        self.net
+            .as_ref()
+            .filter(|_| self.options.use_nnue)
+            .map(|n| Arc::clone(&n.net))
+    }
+
+    /// Switches between the NNUE and the hand-written evaluation. The table is cleared on a
+    /// change, as the static evaluations it keeps are the other evaluation's.
+    fn set_use_nnue(&mut self, on: bool) {
+        if on != self.options.use_nnue {
+            self.tt.clear();
+        }
+        self.options.use_nnue = on;
+        match (&self.net, on) {
+            (Some(net), true) => self
+                .out
+                .info_string(&format!("NNUE evaluation with the {}", net.describe())),
+            (None, true) => self.out.info_string(
+                "error: UseNNUE: no net is loaded (set EvalFile); the hand-written evaluation stays",
+            ),
+            (_, false) => self.out.info_string("hand-written evaluation"),
+        }
+    }
+
+    /// Loads the net `spec` names (`<embedded>` or a file); a missing or malformed file is
+    /// named with the reason and changes nothing.
+    fn load_net(&mut self, spec: &str) {
+        match net_file::load(spec) {
+            Ok(net) => {
+                self.out
+                    .info_string(&format!("loaded the {}", net.describe()));
+                if self.options.use_nnue {
+                    self.tt.clear();
+                }
+                self.net = Some(net);
+            }
+            Err(e) => {
+                let current = self
+                    .net
+                    .as_ref()
+                    .map_or("no net".to_string(), |n| format!("the {}", n.describe()));
+                self.out
+                    .info_string(&format!("error: EvalFile: {e}; keeping {current}"));
+            }
         }
     }
 
@@ -308,6 +369,7 @@ impl Engine {
             probe_limit: self.options.syzygy_probe_limit,
             threads,
             searchmoves,
+            net: self.search_net(),
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::progress;
 use crate::epd;
+use crate::eval::net_file::{self, LoadedNet};
 use crate::perft::{self, PerftConfig};
 use crate::position::Game;
 use crate::search::time::Limits;
@@ -18,11 +19,41 @@ pub struct BenchArgs {
     /// the build's signature
     #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    #[command(flatten)]
+    pub net: NetArgs,
 }
 
-/// Prints a line per position and `<nodes> nodes <nps> nps` last.
+/// The NNUE to evaluate with, for `bench` and `eval` (the hand-written evaluation without).
+#[derive(Args, Debug)]
+pub struct NetArgs {
+    /// Evaluate with the net compiled into the binary
+    #[arg(long, conflicts_with = "eval_file")]
+    pub nnue: bool,
+    /// Evaluate with this net file (as `ferrum train` writes it)
+    #[arg(long, value_name = "PATH")]
+    pub eval_file: Option<String>,
+}
+
+impl NetArgs {
+    /// The net the flags name, if any; a bad file is an error naming it.
+    fn load(&self) -> Result<Option<LoadedNet>, String> {
+        match (&self.eval_file, self.nnue) {
+            (Some(path), _) => net_file::load(path).map(Some),
+            (None, true) => net_file::embedded().map(Some),
+            (None, false) => Ok(None),
+        }
+    }
+}
+
+/// Prints a line per position and `<nodes> nodes <nps> nps` last; with a net, a line naming
+/// it first (its node count is that net's signature).
 pub fn bench(args: BenchArgs) -> Result<(), String> {
-    crate::bench::run(args.depth, &Out::stdout());
+    let net = args.net.load().map_err(|e| format!("bench: {e}"))?;
+    let out = Out::stdout();
+    if let Some(n) = &net {
+        out.line(&format!("nnue: {}", n.describe()));
+    }
+    crate::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out);
     Ok(())
 }
 
@@ -162,16 +193,23 @@ pub struct EvalArgs {
     /// The position (default: the start position)
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+    #[command(flatten)]
+    pub net: NetArgs,
 }
 
-/// Prints each evaluation term for White and for Black, the phase, the scale and the score.
+/// Prints each evaluation term for White and for Black, the phase, the scale and the score;
+/// with a net, its score for the side to move on a line of its own after them.
 pub fn eval(args: EvalArgs) -> Result<(), String> {
     let game = match &args.fen {
         Some(fen) => Game::from_fen(fen, false).map_err(|e| format!("eval: {e}"))?,
         None => Game::default(),
     };
+    let net = args.net.load().map_err(|e| format!("eval: {e}"))?;
     for line in crate::eval::report(&game.pos) {
         println!("{line}");
+    }
+    if let Some(n) = &net {
+        println!("{}", net_file::report_line(n, &game.pos));
     }
     Ok(())
 }

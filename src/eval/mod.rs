@@ -2,8 +2,10 @@
 //! endgame value, blended by how much material is left (tapering); all of them, the square
 //! tables included, are weights in `eval_params.rs` that `ferrum tune` fits to game results.
 
+pub mod accumulator;
 mod info;
 mod king;
+pub mod net_file;
 pub mod nnue;
 mod pawns;
 mod pieces;

@@ -13,7 +13,7 @@
 //! 12..14  QA           14..16 QB                  16..24 hash of the training settings
 //! ```
 
-use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
+use shakmaty::{Chess, Color, Piece, Position, Square};
 
 pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
@@ -182,22 +182,22 @@ impl Network {
         out
     }
 
-    /// Adds (`sign` 1) or takes off (-1) the first-layer row of input `index`.
-    fn add_row(&self, sums: &mut [i32], index: usize, sign: i32) {
-        let row = &self.w1[index * self.hidden..(index + 1) * self.hidden];
-        for (a, &w) in sums.iter_mut().zip(row) {
-            *a += sign * i32::from(w);
-        }
+    /// What the net is, for `info string` and `ferrum eval`: "hidden 64, screlu".
+    pub fn describe(&self) -> String {
+        format!("hidden {}, {}", self.hidden, self.activation.name())
+    }
+
+    /// The first-layer weights of input `index`, one per hidden neuron.
+    #[inline]
+    pub fn row(&self, index: usize) -> &[i16] {
+        &self.w1[index * self.hidden..(index + 1) * self.hidden]
     }
 
     /// The first layer's sums for `perspective`, from scratch.
     pub fn refresh(&self, pos: &Chess, perspective: Color) -> Vec<i32> {
         let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
         for (sq, piece) in pos.board().iter() {
-            let row = feature(perspective, sq, piece) * self.hidden;
-            for (a, &w) in acc.iter_mut().zip(&self.w1[row..row + self.hidden]) {
-                *a += i32::from(w);
-            }
+            add_row(&mut acc, self.row(feature(perspective, sq, piece)));
         }
         acc
     }
@@ -205,20 +205,13 @@ impl Network {
     /// The output layer over the two perspectives' sums, in centipawns.
     pub fn output(&self, ours: &[i32], theirs: &[i32]) -> i32 {
         let (w_ours, w_theirs) = self.w2.split_at(self.hidden);
-        let mut sum: i64 = 0;
-        for (acc, weights) in [(ours, w_ours), (theirs, w_theirs)] {
-            for (&a, &w) in acc.iter().zip(weights) {
-                let c = i64::from(a.clamp(0, QA));
-                sum += match self.activation {
-                    Activation::CReLU => c * i64::from(w),
-                    Activation::SCReLU => c * c * i64::from(w),
-                };
+        let sum = match self.activation {
+            Activation::CReLU => crelu_dot(ours, w_ours) + crelu_dot(theirs, w_theirs),
+            // SCReLU's square carries one QA too many.
+            Activation::SCReLU => {
+                (screlu_dot(ours, w_ours) + screlu_dot(theirs, w_theirs)) / i64::from(QA)
             }
-        }
-        // SCReLU's square carries one QA too many.
-        if self.activation == Activation::SCReLU {
-            sum /= i64::from(QA);
-        }
+        };
         let out = sum + i64::from(self.b2);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
@@ -232,70 +225,51 @@ impl Network {
     }
 }
 
-/// The first layer's sums of one position for both perspectives (indexed by colour), kept
-/// per ply in the search and brought up to date from the parent's by the pieces that moved.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Accumulator {
-    pub sums: [Vec<i32>; 2],
-}
-
-impl Accumulator {
-    /// Both perspectives' sums of `board` from scratch.
-    pub fn refresh(&mut self, net: &Network, board: &Board) {
-        for perspective in Color::ALL {
-            let sums = &mut self.sums[perspective as usize];
-            sums.clear();
-            sums.extend(net.b1.iter().map(|&b| i32::from(b)));
-            for (sq, piece) in board.iter() {
-                net.add_row(sums, feature(perspective, sq, piece), 1);
-            }
-        }
-    }
-
-    /// The sums of `after` from `parent`, the sums of `before`: the rows of the pieces that
-    /// left a square are taken off and those of the pieces that arrived added. Comparing the
-    /// boards covers every kind of move (castling in any starting position, en passant,
-    /// promotions); a null move changes nothing.
-    pub fn update_from(
-        &mut self,
-        net: &Network,
-        parent: &Accumulator,
-        before: &Board,
-        after: &Board,
-    ) {
-        for perspective in Color::ALL {
-            let i = perspective as usize;
-            self.sums[i].clone_from(&parent.sums[i]);
-        }
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let was = before.by_piece(Piece { color, role });
-                let now = after.by_piece(Piece { color, role });
-                if was == now {
-                    continue;
-                }
-                let piece = Piece { color, role };
-                for (squares, sign) in [(was & !now, -1), (now & !was, 1)] {
-                    for sq in squares {
-                        for perspective in Color::ALL {
-                            let sums = &mut self.sums[perspective as usize];
-                            net.add_row(sums, feature(perspective, sq, piece), sign);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The network's output for `turn` to move, in centipawns.
-    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
-        net.output(&self.sums[turn as usize], &self.sums[turn.other() as usize])
+/// Adds a first-layer row to sums of the same length (a plain loop the compiler vectorises).
+#[inline]
+pub fn add_row(sums: &mut [i32], row: &[i16]) {
+    let row = &row[..sums.len()];
+    for (a, &w) in sums.iter_mut().zip(row) {
+        *a += i32::from(w);
     }
 }
+
+/// Terms of the CReLU dot product summed in i32 before they go into the i64 total: a term is
+/// at most 255 x 32768 = 8,355,840 in size, so 256 of them stay below 2^31.
+const CRELU_CHUNK: usize = 256;
+
+/// Sum of clamp(a, 0, QA) x w over one perspective's half.
+fn crelu_dot(sums: &[i32], weights: &[i16]) -> i64 {
+    let mut total = 0i64;
+    for (a, w) in sums.chunks(CRELU_CHUNK).zip(weights.chunks(CRELU_CHUNK)) {
+        let w = &w[..a.len()];
+        let mut part = 0i32;
+        for (&a, &w) in a.iter().zip(w) {
+            part += i32::from(a.clamp(0, QA) as i16) * i32::from(w);
+        }
+        total += i64::from(part);
+    }
+    total
+}
+
+/// Sum of clamp(a, 0, QA)^2 x w over one perspective's half. One term is at most
+/// 255^2 x 32768 = 2,130,739,200 < 2^31 in size, so it is made in i32 and summed in i64.
+fn screlu_dot(sums: &[i32], weights: &[i16]) -> i64 {
+    let weights = &weights[..sums.len()];
+    let mut total = 0i64;
+    for (&a, &w) in sums.iter().zip(weights) {
+        let c = a.clamp(0, QA);
+        total += i64::from(c * c * i32::from(w));
+    }
+    total
+}
+
+pub use super::accumulator::Accumulator;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Role;
 
     #[test]
     fn features_mirror_between_the_two_sides() {
@@ -332,148 +306,53 @@ mod tests {
         assert!(e.contains("magic"), "{e}");
         assert!(Network::from_bytes(&[]).is_err());
     }
-}
 
-#[cfg(test)]
-mod accumulator_tests {
-    use super::*;
-    use crate::position::Game;
-    use crate::rng::Lcg;
-
-    /// A net with varied made-up weights, enough to tell any two inputs apart.
-    fn test_net(activation: Activation) -> Network {
-        let hidden = 8;
-        let mut rng = Lcg(99);
-        let mut small = || (rng.next_u31() % 201) as i16 - 100;
-        Network {
-            hidden,
-            activation,
-            settings_hash: 0,
-            w1: (0..INPUTS * hidden).map(|_| small()).collect(),
-            b1: (0..hidden).map(|_| small()).collect(),
-            w2: (0..2 * hidden).map(|_| small()).collect(),
-            b2: 500,
+    /// The output as plain i64 arithmetic, to check the chunked i32 sums against.
+    fn output_in_i64(net: &Network, ours: &[i32], theirs: &[i32]) -> i32 {
+        let (w_ours, w_theirs) = net.w2.split_at(net.hidden);
+        let mut sum: i64 = 0;
+        for (acc, weights) in [(ours, w_ours), (theirs, w_theirs)] {
+            for (&a, &w) in acc.iter().zip(weights) {
+                let c = i64::from(a.clamp(0, QA));
+                sum += match net.activation {
+                    Activation::CReLU => c * i64::from(w),
+                    Activation::SCReLU => c * c * i64::from(w),
+                };
+            }
         }
+        if net.activation == Activation::SCReLU {
+            sum /= i64::from(QA);
+        }
+        ((sum + i64::from(net.b2)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
-    /// Random games (with null moves) from standard and Chess960 starts: after every move
-    /// the incrementally kept sums equal a refresh, and so does the evaluation.
+    /// The largest weights an i16 holds, on every neuron at full activation, and a hidden
+    /// layer wider than one i32 chunk: the output still equals the i64 sum (no overflow).
     #[test]
-    fn incremental_sums_equal_a_refresh_after_random_games() {
-        let net = test_net(Activation::SCReLU);
-        let starts = [
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                false,
-            ),
-            // Castling both ways, en passant and promotions come up quickly from these.
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                false,
-            ),
-            ("8/2P5/8/3pP3/8/8/5p2/k1K5 w - d6 0 1", false),
-            (
-                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                false,
-            ),
-            (
-                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-                true,
-            ),
-            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-        ];
-        let mut rng = Lcg(2024);
-        let (mut castles, mut en_passants, mut promotions, mut nulls) = (0, 0, 0, 0);
-        for (fen, chess960) in starts {
-            for _ in 0..40 {
-                let mut game = Game::from_fen(fen, chess960).unwrap();
-                let mut acc = Accumulator::default();
-                acc.refresh(&net, game.pos.board());
-                for _ in 0..60 {
-                    let moves = game.pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
+    fn the_output_does_not_overflow_at_the_extremes_of_i16() {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            for hidden in [1, 64, 300, 1024] {
+                for w in [i16::MAX, i16::MIN, -7] {
+                    let net = Network {
+                        hidden,
+                        activation,
+                        settings_hash: 0,
+                        w1: Vec::new(),
+                        b1: Vec::new(),
+                        w2: vec![w; 2 * hidden],
+                        b2: -3,
+                    };
+                    let full = vec![QA + 1000; hidden];
+                    let mixed: Vec<i32> = (0..hidden as i32).map(|i| i * 37 % 400 - 60).collect();
+                    for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
+                        assert_eq!(
+                            net.output(ours, theirs),
+                            output_in_i64(&net, ours, theirs),
+                            "{activation:?} hidden {hidden} weight {w}"
+                        );
                     }
-                    let before = game.pos.clone();
-                    let null = rng.next_u31().is_multiple_of(10) && !before.is_check();
-                    if null {
-                        game.pos = before.clone().swap_turn().unwrap();
-                        nulls += 1;
-                    } else {
-                        // En passant is rare in random play: take it when it comes up.
-                        let m = match moves.iter().find(|m| m.is_en_passant()) {
-                            Some(&ep) => ep,
-                            None => moves[(rng.next_u31() as usize) % moves.len()],
-                        };
-                        castles += usize::from(m.is_castle());
-                        en_passants += usize::from(m.is_en_passant());
-                        promotions += usize::from(m.is_promotion());
-                        game.play(m);
-                    }
-                    let mut next = Accumulator::default();
-                    next.update_from(&net, &acc, before.board(), game.pos.board());
-                    let mut fresh = Accumulator::default();
-                    fresh.refresh(&net, game.pos.board());
-                    assert_eq!(
-                        next,
-                        fresh,
-                        "{}",
-                        shakmaty::fen::Fen::from_position(
-                            &game.pos,
-                            shakmaty::EnPassantMode::Legal
-                        )
-                    );
-                    assert_eq!(
-                        next.evaluate(&net, game.pos.turn()),
-                        net.evaluate(&game.pos)
-                    );
-                    acc = next;
                 }
             }
         }
-        assert!(
-            castles > 20 && en_passants > 5 && promotions > 20 && nulls > 100,
-            "{castles} castles, {en_passants} en passant, {promotions} promotions, {nulls} nulls"
-        );
-    }
-
-    /// A position and its colour flip (board mirrored, colours swapped, the other side to
-    /// move) get the same evaluation: the network sees each side from its own view.
-    #[test]
-    fn the_evaluation_is_symmetric_under_a_colour_flip() {
-        let net = test_net(Activation::CReLU);
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2P5/8/3pP3/8/8/5p2/k1K5 w - - 0 1",
-        ] {
-            let pos = Game::from_fen(fen, false).unwrap().pos;
-            let flipped = Game::from_fen(&colour_flip(fen), false).unwrap().pos;
-            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
-        }
-    }
-
-    /// The FEN of the colour-flipped position (castling and en passant dropped).
-    fn colour_flip(fen: &str) -> String {
-        let mut fields = fen.split(' ');
-        let board = fields.next().unwrap_or("");
-        let turn = fields.next().unwrap_or("w");
-        let ranks: Vec<String> = board
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let turn = if turn == "w" { "b" } else { "w" };
-        format!("{} {turn} - - 0 1", ranks.join("/"))
     }
 }

@@ -14,6 +14,7 @@ use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::thread::ThreadData;
 use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
+use crate::eval::nnue::Network;
 use crate::position::{Game, zobrist};
 use crate::syzygy::{Probe, Tables};
 
@@ -104,6 +105,18 @@ pub fn search(
     clock: &Clock,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
+    search_with_net(game, limits, tt, clock, None, report)
+}
+
+/// `search`, evaluating with `net` when given (the hand-written evaluation otherwise).
+pub fn search_with_net(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    clock: &Clock,
+    net: Option<&Arc<Network>>,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
     tt.new_search();
     let mut td = ThreadData::default();
     let root = RootMoves::new(&game.pos, &[]);
@@ -113,6 +126,7 @@ pub fn search(
         tt,
         tb: None,
         root: &root,
+        net,
     };
     main_search(&context, clock, None, &mut td, report)
 }
@@ -125,6 +139,8 @@ struct Context<'a> {
     tt: &'a TranspositionTable,
     tb: Option<Probe<'a>>,
     root: &'a RootMoves,
+    /// The net every thread evaluates with (`UseNNUE`), or None for the hand-written one.
+    net: Option<&'a Arc<Network>>,
 }
 
 pub use super::pool::SEARCH_STACK_BYTES;
@@ -140,6 +156,9 @@ pub struct Job {
     pub threads: usize,
     /// The root moves `go searchmoves` allows (all when empty).
     pub searchmoves: Vec<Move>,
+    /// The net to evaluate with (`UseNNUE`), shared read-only by the threads; None for the
+    /// hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Job {
@@ -181,6 +200,7 @@ pub fn search_pool(
         tt: &job.tt,
         tb,
         root: &root,
+        net: job.net.as_ref(),
     };
     let n = job.threads.saturating_sub(1).min(helpers.len());
     if n == 0 {
@@ -199,6 +219,7 @@ pub fn search_pool(
                 tt: &job.tt,
                 tb: job.probe(),
                 root: &root,
+                net: job.net.as_ref(),
             };
             helper_search(&context, &clock, &shared, id, td)
         })
@@ -245,6 +266,7 @@ pub fn search_threads(
         tt,
         tb,
         root: &root,
+        net: None,
     };
     if threads <= 1 {
         return main_search(&context, clock, None, td, report);
@@ -296,6 +318,7 @@ fn helper_search(
 ) -> u64 {
     let (game, root) = (context.game, context.root);
     let mut searcher = Searcher::new(context.tt, clock, td, game.repetition_keys());
+    searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
     searcher.share_nodes(shared);
     let (candidates, whole) = (root.moves(), !root.restricted());
@@ -342,6 +365,7 @@ fn main_search(
     let (game, limits, tt) = (context.game, context.limits, context.tt);
     let root = &game.pos;
     let mut searcher = Searcher::new(tt, clock, td, game.repetition_keys());
+    searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
     if let Some(counter) = shared {
         searcher.share_nodes(counter);

@@ -10,7 +10,6 @@ use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_wi
 use super::thread::ThreadData;
 use super::time::Clock;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::evaluate_with;
 use crate::position::gives_check;
 use crate::syzygy::Probe;
 use shakmaty_syzygy::Wdl;
@@ -172,9 +171,9 @@ impl<'a> Searcher<'a> {
         }
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
-        let floor = self.td.stack.push_null(pos, ply);
+        let floor = self.td.push_null(pos, ply);
         let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
-        self.td.stack.pop_null(ply, floor);
+        self.td.pop_null(ply, floor);
         if self.stopped || score < beta {
             return None;
         }
@@ -263,7 +262,7 @@ impl<'a> Searcher<'a> {
                     let eval = if in_check {
                         -INFINITY
                     } else {
-                        evaluate_with(pos, &mut self.td.pawn_cache)
+                        self.td.evaluate(pos, ply)
                     };
                     let stored_depth =
                         (depth + params::tb_store_extra_depth()).min(MAX_PLY as i32 - 1);
@@ -285,7 +284,7 @@ impl<'a> Searcher<'a> {
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
-            _ => evaluate_with(pos, &mut self.td.pawn_cache),
+            _ => self.td.evaluate(pos, ply),
         };
         self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
@@ -356,10 +355,10 @@ impl<'a> Searcher<'a> {
                 }
                 continue;
             }
-            let child = self.td.stack.push_move(pos, m, ply);
+            let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             if (late || futile) && !child.is_check() {
-                self.td.stack.pop();
+                self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
                     // the bound stored for this node must not claim less.
@@ -370,7 +369,7 @@ impl<'a> Searcher<'a> {
             let score = self.search_child(
                 &child, m, i, depth, alpha, beta, ply, pv_node, in_check, improving,
             );
-            self.td.stack.pop();
+            self.td.pop_move();
             if self.stopped {
                 return best.max(DRAW);
             }
@@ -492,13 +491,13 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 DRAW
             } else {
-                evaluate_with(pos, &mut self.td.pawn_cache)
+                self.td.evaluate(pos, ply)
             };
         }
 
         let mut best = -INFINITY;
         if !in_check {
-            best = evaluate_with(pos, &mut self.td.pawn_cache);
+            best = self.td.evaluate(pos, ply);
             if best >= beta {
                 return best;
             }
@@ -520,9 +519,7 @@ impl<'a> Searcher<'a> {
             Picker::new(pos, &mut moves, PackedMove::NONE, None)
         };
         for m in picker {
-            // No key is pushed: quiescence never looks for repetitions.
-            let mut child = pos.clone();
-            child.play_unchecked(m);
+            let child = self.td.play_in_quiescence(pos, m, ply);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return best.max(DRAW);

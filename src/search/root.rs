@@ -7,7 +7,6 @@ use super::negamax::Searcher;
 use super::ordering::{Picker, QuietOrder, is_tactical};
 use super::score::{DRAW, INFINITY, mated_in};
 use super::tt::{Bound, PackedMove};
-use crate::eval::evaluate_with;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootMove {
@@ -149,7 +148,7 @@ impl Searcher<'_> {
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
-            _ => evaluate_with(pos, &mut self.td.pawn_cache),
+            _ => self.td.evaluate(pos, 0),
         };
         self.td.stack.at_mut(0).static_eval = static_eval;
 
@@ -172,11 +171,11 @@ impl Searcher<'_> {
         };
         let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
-            let child = self.td.stack.push_move(pos, m, 0);
+            let child = self.td.push_move(pos, m, 0);
             // Out of check the root counts as improving (nothing two plies back).
             let score =
                 self.search_child(&child, m, i, depth, alpha, beta, 0, pv_node, in_check, true);
-            self.td.stack.pop();
+            self.td.pop_move();
             if self.stopped {
                 return best.max(DRAW);
             }

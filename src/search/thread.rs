@@ -1,10 +1,21 @@
 //! Per-thread search state that lives from one search to the next: the search stack, the
-//! move-ordering heuristics, the node count and the principal variations.
+//! move-ordering heuristics, the node count, the principal variations and the NNUE's
+//! accumulators, with the helpers that play a move on all of them at once.
+
+use std::sync::Arc;
+
+use shakmaty::{Chess, Move, Position};
 
 use super::ordering::Heuristics;
 use super::pv::PvTable;
+use super::score::MAX_PLY;
 use super::stack::SearchStack;
-use crate::eval::PawnCache;
+use crate::eval::nnue::{Accumulator, Network};
+use crate::eval::{PawnCache, evaluate_with};
+
+/// Accumulators per thread: one per ply up to `MAX_PLY` (quiescence evaluates there) and a
+/// spare, as a node at `MAX_PLY - 1` writes its child's.
+const ACCUMULATORS: usize = MAX_PLY + 2;
 
 #[derive(Default)]
 pub struct ThreadData {
@@ -18,6 +29,13 @@ pub struct ThreadData {
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
     pub pv: PvTable,
+    /// The net of this search, when it evaluates with the NNUE (`UseNNUE`).
+    nnue: Option<Arc<Network>>,
+    /// The accumulators of the current line, indexed by ply, sized once to the net.
+    accumulators: Vec<Accumulator>,
+    /// Evaluations checked against a full refresh (tests only).
+    #[cfg(test)]
+    pub net_checks: u64,
 }
 
 impl ThreadData {
@@ -27,5 +45,152 @@ impl ThreadData {
         self.stack.reset(keys);
         self.nodes = 0;
         self.seldepth = 0;
+    }
+
+    /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
+    /// the accumulators are sized to it (only when it changed) and the root's refreshed.
+    pub fn use_net(&mut self, net: Option<Arc<Network>>, root: &Chess) {
+        self.nnue = net;
+        let Some(net) = &self.nnue else {
+            return;
+        };
+        let sized = self.accumulators.len() == ACCUMULATORS
+            && self.accumulators[0].sums[0].len() == net.hidden;
+        if !sized {
+            self.accumulators = vec![Accumulator::with_hidden(net.hidden); ACCUMULATORS];
+        }
+        self.accumulators[0].refresh(net, root.board());
+    }
+
+    /// The static evaluation of `pos`, `ply` plies from the root, from the side to move.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        match &self.nnue {
+            None => evaluate_with(pos, &mut self.pawn_cache),
+            Some(net) => {
+                let acc = &self.accumulators[ply];
+                #[cfg(test)]
+                {
+                    let mut fresh = Accumulator::default();
+                    fresh.refresh(net, pos.board());
+                    assert_eq!(
+                        *acc, fresh,
+                        "accumulator at ply {ply} differs from a refresh"
+                    );
+                    assert_eq!(acc.evaluate(net, pos.turn()), net.evaluate(pos));
+                    self.net_checks += 1;
+                }
+                acc.evaluate(net, pos.turn())
+            }
+        }
+    }
+
+    /// Plays `m` from `pos` at `ply`: the child's key and frame (see `SearchStack::push_move`)
+    /// and its accumulator. Undone by `pop_move`.
+    #[inline]
+    pub fn push_move(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
+        let child = self.stack.push_move(pos, m, ply);
+        self.follow(pos, &child, ply);
+        child
+    }
+
+    pub fn pop_move(&mut self) {
+        self.stack.pop();
+    }
+
+    /// Plays a move in quiescence, which pushes no key (it never looks for repetitions)
+    /// but needs the child's accumulator; nothing to undo.
+    #[inline]
+    pub fn play_in_quiescence(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        self.follow(pos, &child, ply);
+        child
+    }
+
+    /// Passes the move at `ply` (see `SearchStack::push_null`): the child's accumulator is
+    /// the parent's, the board being the same.
+    pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
+        let floor = self.stack.push_null(pos, ply);
+        if self.nnue.is_some() {
+            let (below, above) = self.accumulators.split_at_mut(ply + 1);
+            above[0].copy_from(&below[ply]);
+        }
+        floor
+    }
+
+    pub fn pop_null(&mut self, ply: usize, floor: usize) {
+        self.stack.pop_null(ply, floor);
+    }
+
+    /// The accumulator of the child at `ply + 1` from the parent's at `ply`.
+    #[inline]
+    fn follow(&mut self, parent: &Chess, child: &Chess, ply: usize) {
+        if let Some(net) = &self.nnue {
+            let (below, above) = self.accumulators.split_at_mut(ply + 1);
+            above[0].update_from(net, &below[ply], parent.board(), child.board());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::net_file;
+    use crate::position::Game;
+    use crate::search::negamax::Searcher;
+    use crate::search::root::RootMoves;
+    use crate::search::score::INFINITY;
+    use crate::search::time::{Clock, StopToken};
+    use crate::search::tt::TranspositionTable;
+
+    /// Searches with the embedded net: `evaluate` checks (under `cfg(test)`) that the
+    /// accumulator of every evaluated node equals a refresh of its board, so a wrong update
+    /// on any move, null move or quiescence capture fails here.
+    #[test]
+    fn every_evaluation_in_a_search_equals_a_full_refresh() {
+        let net = net_file::embedded().unwrap().net;
+        let mut checks = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/2P5/8/3pP3/8/8/5p2/k1K5 w - d6 0 1",
+        ] {
+            let game = Game::from_fen(fen, false).unwrap();
+            let tt = TranspositionTable::new(4).unwrap();
+            let clock = Clock::unlimited(StopToken::detached());
+            let mut td = ThreadData::default();
+            let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+            s.td.use_net(Some(Arc::clone(&net)), &game.pos);
+            let root = RootMoves::new(&game.pos, &[]);
+            for depth in 1..=6 {
+                s.search_root(&game.pos, root.moves(), true, depth, -INFINITY, INFINITY);
+            }
+            checks += s.td.net_checks;
+        }
+        assert!(checks > 5000, "only {checks} evaluations checked");
+    }
+
+    /// Without a net the static evaluation is the hand-written one, and a thread that had a
+    /// net forgets it when the next search has none.
+    #[test]
+    fn without_a_net_the_evaluation_is_the_hand_written_one() {
+        let game = Game::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let mut td = ThreadData::default();
+        let net = net_file::embedded().unwrap().net;
+        td.use_net(Some(Arc::clone(&net)), &game.pos);
+        assert_eq!(td.evaluate(&game.pos, 0), net.evaluate(&game.pos));
+        td.use_net(None, &game.pos);
+        let mut cache = PawnCache::default();
+        assert_eq!(
+            td.evaluate(&game.pos, 0),
+            evaluate_with(&game.pos, &mut cache)
+        );
     }
 }

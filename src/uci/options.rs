@@ -2,6 +2,7 @@
 
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
+use crate::eval::net_file;
 use crate::search::params;
 use crate::strength;
 
@@ -29,6 +30,8 @@ pub struct Options {
     pub syzygy_probe_limit: usize,
     pub limit_strength: bool,
     pub elo: u32,
+    /// Evaluate with the NNUE instead of the hand-written evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             syzygy_probe_limit: SYZYGY_PROBE_LIMIT_MAX,
             limit_strength: false,
             elo: strength::ELO_DEFAULT,
+            use_nnue: false,
         }
     }
 }
@@ -63,6 +67,9 @@ pub enum Change {
     SyzygyProbeLimit(usize),
     LimitStrength(bool),
     Elo(u32),
+    UseNnue(bool),
+    /// A net file's path, or `<embedded>` for the net compiled into the binary.
+    EvalFile(String),
     /// A search parameter was set (tuning builds only).
     Tuned,
 }
@@ -117,6 +124,11 @@ pub fn option_lines() -> Vec<String> {
             i64::from(strength::ELO_MIN),
             i64::from(strength::ELO_MAX),
         ),
+        check("UseNNUE"),
+        UciOptionConfig::String {
+            name: "EvalFile".to_string(),
+            default: Some(net_file::EMBEDDED.to_string()),
+        },
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).serialize())
@@ -183,6 +195,15 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
                 path.to_string()
             }))
         }
+        "usennue" => check_value("UseNNUE", value).map(Change::UseNnue),
+        "evalfile" => {
+            let path = value.map(str::trim).unwrap_or("");
+            Ok(Change::EvalFile(if path.is_empty() {
+                net_file::EMBEDDED.to_string()
+            } else {
+                path.to_string()
+            }))
+        }
         "syzygyprobedepth" => {
             spin_value("SyzygyProbeDepth", value, 1, SYZYGY_PROBE_DEPTH_MAX as i64)
                 .map(|v| Change::SyzygyProbeDepth(v as i32))
@@ -229,6 +250,8 @@ mod tests {
                 &"option name UCI_Elo type spin default 1800 min 1200 max 2050".to_string()
             )
         );
+        assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+        assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
         assert!(
             lines.contains(
                 &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
@@ -280,6 +303,16 @@ mod tests {
         assert_eq!(
             parse("UCI_LimitStrength", Some("true")),
             Ok(Change::LimitStrength(true))
+        );
+        assert_eq!(parse("usennue", Some("true")), Ok(Change::UseNnue(true)));
+        assert!(parse("UseNNUE", Some("yes")).unwrap_err().contains("'yes'"));
+        assert_eq!(
+            parse("EvalFile", Some(" nets/x.bin ")),
+            Ok(Change::EvalFile("nets/x.bin".to_string()))
+        );
+        assert_eq!(
+            parse("EvalFile", None),
+            Ok(Change::EvalFile("<embedded>".to_string()))
         );
         assert!(
             parse("Contempt", Some("1"))

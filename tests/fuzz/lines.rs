@@ -398,7 +398,7 @@ fn go(rng: &mut Rng, model: &Model) -> (String, bool) {
 }
 
 fn setoption(rng: &mut Rng) -> String {
-    let (name, good, bad): (&str, &[&str], &[&str]) = match rng.below(14) {
+    let (name, good, bad): (&str, &[&str], &[&str]) = match rng.below(16) {
         0 => (
             "Hash",
             &["1", "2", "8", "16", "32"],
@@ -427,6 +427,19 @@ fn setoption(rng: &mut Rng) -> String {
         ),
         11 => ("SyzygyProbeDepth", &["1", "5", "100"], &["0", "101", "x"]),
         12 => ("SyzygyProbeLimit", &["0", "3", "7"], &["8", "-1", "x"]),
+        13 => ("UseNNUE", &["true", "false", "TRUE"], &["on", ""]),
+        14 => (
+            "EvalFile",
+            &[
+                "<embedded>",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin"),
+            ],
+            &[
+                "/no/such/net.bin",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+                "",
+            ],
+        ),
         _ => (
             *rng.pick(&["Contempt", "Skill Level", "", "value"]),
             &["10"],

@@ -1,0 +1,333 @@
+//! The NNUE's accumulators: the first layer's sums of one position for both perspectives,
+//! made from scratch at the root and brought up to date from the parent's on every move.
+
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use super::nnue::{Network, add_row, feature};
+
+/// The first layer's sums of one position for both perspectives (indexed by colour), kept
+/// per ply in the search and brought up to date from the parent's by the pieces that moved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    pub sums: [Vec<i32>; 2],
+}
+
+/// The pieces a move took off and put on squares (at most two of each in chess: castling
+/// moves two pieces, a capture or en passant takes two off and puts one on).
+#[derive(Clone, Copy)]
+struct Changes {
+    added: [(Piece, Square); 2],
+    removed: [(Piece, Square); 2],
+    adds: usize,
+    subs: usize,
+}
+
+impl Changes {
+    /// The pieces that differ between `before` and `after`; more than two of a kind (boards
+    /// not a move apart) count up past 2, and the caller refreshes instead.
+    fn between(before: &Board, after: &Board) -> Changes {
+        let mut c = Changes {
+            added: [(DUMMY, Square::A1); 2],
+            removed: [(DUMMY, Square::A1); 2],
+            adds: 0,
+            subs: 0,
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (was, now) = (before.by_piece(piece), after.by_piece(piece));
+                if was == now {
+                    continue;
+                }
+                for sq in was & !now {
+                    if let Some(slot) = c.removed.get_mut(c.subs) {
+                        *slot = (piece, sq);
+                    }
+                    c.subs += 1;
+                }
+                for sq in now & !was {
+                    if let Some(slot) = c.added.get_mut(c.adds) {
+                        *slot = (piece, sq);
+                    }
+                    c.adds += 1;
+                }
+            }
+        }
+        c
+    }
+}
+
+const DUMMY: Piece = Piece {
+    color: Color::White,
+    role: Role::Pawn,
+};
+
+impl Accumulator {
+    /// An accumulator with room for `hidden` sums per perspective, so updates never allocate.
+    pub fn with_hidden(hidden: usize) -> Accumulator {
+        Accumulator {
+            sums: [vec![0; hidden], vec![0; hidden]],
+        }
+    }
+
+    /// Both perspectives' sums of `board` from scratch.
+    pub fn refresh(&mut self, net: &Network, board: &Board) {
+        for perspective in Color::ALL {
+            let sums = &mut self.sums[perspective as usize];
+            sums.clear();
+            sums.extend(net.b1.iter().map(|&b| i32::from(b)));
+            for (sq, piece) in board.iter() {
+                add_row(sums, net.row(feature(perspective, sq, piece)));
+            }
+        }
+    }
+
+    /// The parent's sums unchanged (a null move), without allocating once sized.
+    pub fn copy_from(&mut self, parent: &Accumulator) {
+        for (mine, theirs) in self.sums.iter_mut().zip(&parent.sums) {
+            mine.clone_from(theirs);
+        }
+    }
+
+    /// The sums of `after` from `parent`, the sums of `before`: the rows of the pieces that
+    /// left a square are taken off and those of the pieces that arrived added, in one pass
+    /// over the sums. Comparing the boards covers every kind of move (castling in any
+    /// starting position, en passant, promotions); a null move changes nothing.
+    pub fn update_from(
+        &mut self,
+        net: &Network,
+        parent: &Accumulator,
+        before: &Board,
+        after: &Board,
+    ) {
+        let c = Changes::between(before, after);
+        if c.adds > 2 || c.subs > 2 {
+            self.refresh(net, after);
+            return;
+        }
+        for perspective in Color::ALL {
+            let i = perspective as usize;
+            let (out, from) = (&mut self.sums[i], &parent.sums[i]);
+            if out.len() != from.len() {
+                out.resize(from.len(), 0);
+            }
+            let row = |(piece, sq): (Piece, Square)| net.row(feature(perspective, sq, piece));
+            match (c.adds, c.subs) {
+                (0, 0) => out.copy_from_slice(from),
+                (1, 1) => add_sub(out, from, row(c.added[0]), row(c.removed[0])),
+                (1, 2) => add_sub2(
+                    out,
+                    from,
+                    row(c.added[0]),
+                    row(c.removed[0]),
+                    row(c.removed[1]),
+                ),
+                (2, 2) => add2_sub2(
+                    out,
+                    from,
+                    [row(c.added[0]), row(c.added[1])],
+                    [row(c.removed[0]), row(c.removed[1])],
+                ),
+                _ => {
+                    // Not a chess move (a piece appears or vanishes alone): row by row.
+                    out.copy_from_slice(from);
+                    for &(piece, sq) in &c.added[..c.adds] {
+                        add_row(out, net.row(feature(perspective, sq, piece)));
+                    }
+                    for &(piece, sq) in &c.removed[..c.subs] {
+                        sub_row(out, net.row(feature(perspective, sq, piece)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The network's output for `turn` to move, in centipawns.
+    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
+        net.output(&self.sums[turn as usize], &self.sums[turn.other() as usize])
+    }
+}
+
+// The kernels below are plain loops over slices cut to one length, which the compiler turns
+// into vector code on any x86-64 (SSE2) without target features.
+
+fn sub_row(sums: &mut [i32], row: &[i16]) {
+    let row = &row[..sums.len()];
+    for (a, &w) in sums.iter_mut().zip(row) {
+        *a -= i32::from(w);
+    }
+}
+
+/// A quiet move or a promotion: one piece off, one on.
+fn add_sub(out: &mut [i32], from: &[i32], add: &[i16], sub: &[i16]) {
+    let n = out.len();
+    let (from, add, sub) = (&from[..n], &add[..n], &sub[..n]);
+    for (((o, &f), &a), &s) in out.iter_mut().zip(from).zip(add).zip(sub) {
+        *o = f + i32::from(a) - i32::from(s);
+    }
+}
+
+/// A capture (en passant included): two pieces off, one on.
+fn add_sub2(out: &mut [i32], from: &[i32], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    let n = out.len();
+    let (from, add, sub1, sub2) = (&from[..n], &add[..n], &sub1[..n], &sub2[..n]);
+    for ((((o, &f), &a), &s1), &s2) in out.iter_mut().zip(from).zip(add).zip(sub1).zip(sub2) {
+        *o = f + i32::from(a) - i32::from(s1) - i32::from(s2);
+    }
+}
+
+/// Castling: two pieces off, two on.
+fn add2_sub2(out: &mut [i32], from: &[i32], add: [&[i16]; 2], sub: [&[i16]; 2]) {
+    let n = out.len();
+    let (from, a1, a2) = (&from[..n], &add[0][..n], &add[1][..n]);
+    let (s1, s2) = (&sub[0][..n], &sub[1][..n]);
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = from[i] + i32::from(a1[i]) + i32::from(a2[i]) - i32::from(s1[i]) - i32::from(s2[i]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::{Activation, INPUTS};
+    use crate::position::Game;
+    use crate::rng::Lcg;
+    use shakmaty::Position;
+
+    /// A net with varied made-up weights, enough to tell any two inputs apart.
+    fn test_net(activation: Activation) -> Network {
+        let hidden = 8;
+        let mut rng = Lcg(99);
+        let mut small = || (rng.next_u31() % 201) as i16 - 100;
+        Network {
+            hidden,
+            activation,
+            settings_hash: 0,
+            w1: (0..INPUTS * hidden).map(|_| small()).collect(),
+            b1: (0..hidden).map(|_| small()).collect(),
+            w2: (0..2 * hidden).map(|_| small()).collect(),
+            b2: 500,
+        }
+    }
+
+    /// Random games (with null moves) from standard and Chess960 starts: after every move
+    /// the incrementally kept sums equal a refresh, and so does the evaluation.
+    #[test]
+    fn incremental_sums_equal_a_refresh_after_random_games() {
+        let net = test_net(Activation::SCReLU);
+        let starts = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+            ),
+            // Castling both ways, en passant and promotions come up quickly from these.
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2P5/8/3pP3/8/8/5p2/k1K5 w - d6 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
+        ];
+        let mut rng = Lcg(2024);
+        let (mut castles, mut en_passants, mut promotions, mut nulls) = (0, 0, 0, 0);
+        for (fen, chess960) in starts {
+            for _ in 0..40 {
+                let mut game = Game::from_fen(fen, chess960).unwrap();
+                let mut acc = Accumulator::default();
+                acc.refresh(&net, game.pos.board());
+                for _ in 0..60 {
+                    let moves = game.pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let before = game.pos.clone();
+                    let null = rng.next_u31().is_multiple_of(10) && !before.is_check();
+                    if null {
+                        game.pos = before.clone().swap_turn().unwrap();
+                        nulls += 1;
+                    } else {
+                        // En passant is rare in random play: take it when it comes up.
+                        let m = match moves.iter().find(|m| m.is_en_passant()) {
+                            Some(&ep) => ep,
+                            None => moves[(rng.next_u31() as usize) % moves.len()],
+                        };
+                        castles += usize::from(m.is_castle());
+                        en_passants += usize::from(m.is_en_passant());
+                        promotions += usize::from(m.is_promotion());
+                        game.play(m);
+                    }
+                    let mut next = Accumulator::default();
+                    next.update_from(&net, &acc, before.board(), game.pos.board());
+                    let mut fresh = Accumulator::default();
+                    fresh.refresh(&net, game.pos.board());
+                    assert_eq!(
+                        next,
+                        fresh,
+                        "{}",
+                        shakmaty::fen::Fen::from_position(
+                            &game.pos,
+                            shakmaty::EnPassantMode::Legal
+                        )
+                    );
+                    assert_eq!(
+                        next.evaluate(&net, game.pos.turn()),
+                        net.evaluate(&game.pos)
+                    );
+                    acc = next;
+                }
+            }
+        }
+        assert!(
+            castles > 20 && en_passants > 5 && promotions > 20 && nulls > 100,
+            "{castles} castles, {en_passants} en passant, {promotions} promotions, {nulls} nulls"
+        );
+    }
+
+    /// A position and its colour flip (board mirrored, colours swapped, the other side to
+    /// move) get the same evaluation: the network sees each side from its own view.
+    #[test]
+    fn the_evaluation_is_symmetric_under_a_colour_flip() {
+        let net = test_net(Activation::CReLU);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2P5/8/3pP3/8/8/5p2/k1K5 w - - 0 1",
+        ] {
+            let pos = Game::from_fen(fen, false).unwrap().pos;
+            let flipped = Game::from_fen(&colour_flip(fen), false).unwrap().pos;
+            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
+        }
+    }
+
+    /// The FEN of the colour-flipped position (castling and en passant dropped).
+    fn colour_flip(fen: &str) -> String {
+        let mut fields = fen.split(' ');
+        let board = fields.next().unwrap_or("");
+        let turn = fields.next().unwrap_or("w");
+        let ranks: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let turn = if turn == "w" { "b" } else { "w" };
+        format!("{} {turn} - - 0 1", ranks.join("/"))
+    }
+}

@@ -1,0 +1,233 @@
+//! The NNUE seen from outside: `UseNNUE` and `EvalFile` in UCI sessions (good, missing and
+//! corrupt nets), and `bench` and `eval` with `--nnue` / `--eval-file`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{Session, legal_bestmove, position, reported_nodes};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn ferrum(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrum-nnue-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The net compiled into the binary, as a file.
+fn embedded_bytes() -> Vec<u8> {
+    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin")).unwrap()
+}
+
+/// Nodes of `go depth {depth}` from `fen` in a fresh engine after the `setup` lines, with
+/// every line the engine printed.
+fn nodes_after(setup: &[&str], fen: &str, depth: u32) -> (u64, Vec<String>) {
+    let mut s = Session::start();
+    for line in setup {
+        s.send(line);
+    }
+    s.send(&format!("position fen {fen}"));
+    s.send(&format!("go depth {depth}"));
+    let (lines, best) = s.bestmove();
+    legal_bestmove(&position(fen), &best);
+    let seen = s.seen.clone();
+    assert!(s.quit().success());
+    (reported_nodes(&lines), seen)
+}
+
+#[test]
+fn use_nnue_searches_to_depth_6_and_plays_legal_moves() {
+    let mut s = Session::start();
+    s.expect_option("option name UseNNUE type check default false");
+    s.expect_option("option name EvalFile type string default <embedded>");
+    s.send("setoption name UseNNUE value true");
+    let lines = s.read_until(|l| l.starts_with("info string NNUE evaluation with the embedded"));
+    assert!(lines.last().unwrap().contains("hidden "), "{lines:?}");
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        KIWIPETE,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+    ] {
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 6");
+        let (lines, best) = s.bestmove();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 6 ")),
+            "{lines:?}"
+        );
+        legal_bestmove(&position(fen), &best);
+    }
+    s.send("eval");
+    let lines = s.read_until(|l| l.starts_with("info string nnue: embedded net"));
+    assert!(lines.last().unwrap().ends_with(" cp"), "{lines:?}");
+    assert!(s.quit().success());
+}
+
+#[test]
+fn a_missing_or_corrupt_eval_file_is_named_and_changes_nothing() {
+    let dir = scratch("bad");
+    let missing = dir.join("no-such-net.bin");
+    let corrupt = dir.join("corrupt.bin");
+    let mut bytes = embedded_bytes();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let (missing, corrupt) = (missing.to_str().unwrap(), corrupt.to_str().unwrap());
+
+    let (with_net, _) = nodes_after(&["setoption name UseNNUE value true"], KIWIPETE, 6);
+    let (hand_written, _) = nodes_after(&[], KIWIPETE, 6);
+    assert_ne!(with_net, hand_written, "the net is not used");
+    for use_nnue in ["true", "false"] {
+        let set_missing = format!("setoption name EvalFile value {missing}");
+        let set_corrupt = format!("setoption name EvalFile value {corrupt}");
+        let setup = [
+            format!("setoption name UseNNUE value {use_nnue}"),
+            set_missing,
+            set_corrupt,
+        ];
+        let setup: Vec<&str> = setup.iter().map(String::as_str).collect();
+        let (nodes, seen) = nodes_after(&setup, KIWIPETE, 6);
+        let expected = if use_nnue == "true" {
+            with_net
+        } else {
+            hand_written
+        };
+        assert_eq!(nodes, expected, "UseNNUE {use_nnue}: {seen:?}");
+        for (file, reason) in [(missing, "cannot read"), (corrupt, "bytes, expected")] {
+            assert!(
+                seen.iter()
+                    .any(|l| l.starts_with("info string error: EvalFile")
+                        && l.contains(file)
+                        && l.contains(reason)
+                        && l.contains("keeping the embedded net")),
+                "no error for {file}: {seen:?}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_good_eval_file_is_loaded_and_named() {
+    let dir = scratch("good");
+    let file = dir.join("copy.bin");
+    std::fs::write(&file, embedded_bytes()).unwrap();
+    let path = file.to_str().unwrap();
+    let (with_file, seen) = nodes_after(
+        &[
+            &format!("setoption name EvalFile value {path}"),
+            "setoption name UseNNUE value true",
+        ],
+        KIWIPETE,
+        5,
+    );
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with(&format!("info string loaded the net {path} (hidden "))),
+        "{seen:?}"
+    );
+    let (embedded, _) = nodes_after(&["setoption name UseNNUE value true"], KIWIPETE, 5);
+    assert_eq!(with_file, embedded);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The last line's node count: "<nodes> nodes <nps> nps".
+fn bench_nodes(out: &str) -> u64 {
+    let last = out.lines().last().unwrap_or_default();
+    let t: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!((t.len(), t[1], t[3]), (4, "nodes", "nps"), "{out}");
+    t[0].parse().unwrap()
+}
+
+#[test]
+fn bench_with_the_net_is_deterministic_and_names_it() {
+    let (code_a, a, _) = ferrum(&["bench", "4", "--nnue"]);
+    let (code_b, b, _) = ferrum(&["bench", "4", "--nnue"]);
+    assert_eq!((code_a, code_b), (0, 0), "{a}");
+    assert_eq!(bench_nodes(&a), bench_nodes(&b));
+    assert!(a.starts_with("nnue: embedded net (hidden "), "{a}");
+    let (_, hand_written, _) = ferrum(&["bench", "4"]);
+    assert_ne!(bench_nodes(&a), bench_nodes(&hand_written));
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin");
+    let (code, c, _) = ferrum(&["bench", "4", "--eval-file", file]);
+    assert_eq!(code, 0, "{c}");
+    assert_eq!(bench_nodes(&c), bench_nodes(&a));
+    let (code, _, err) = ferrum(&["bench", "4", "--eval-file", "/no/such/net.bin"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("/no/such/net.bin"), "{err}");
+}
+
+/// The FEN of `fen` with the board mirrored and the colours swapped (castling rights kept
+/// as they are symmetric here, no en passant).
+fn colour_flip(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let turn = if fields[1] == "w" { "b" } else { "w" };
+    format!("{} {turn} {} - 0 1", board.join("/"), fields[2])
+}
+
+/// The net's score on the last line of `ferrum eval --nnue`.
+fn nnue_score(out: &str) -> i32 {
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.starts_with("nnue: embedded net (hidden "), "{out}");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.last(), Some(&"cp"), "{out}");
+    words[words.len() - 2].parse().unwrap()
+}
+
+#[test]
+fn eval_shows_the_net_next_to_the_hand_written_terms() {
+    let (code, w, _) = ferrum(&["eval", "--nnue", "--fen", KIWIPETE]);
+    assert_eq!(code, 0, "{w}");
+    assert!(
+        w.contains("material") && w.contains("side to move (white)"),
+        "{w}"
+    );
+    // The colour-flipped position is the same position for the side to move.
+    let flipped = colour_flip(KIWIPETE);
+    let (_, b, _) = ferrum(&["eval", "--nnue", "--fen", &flipped]);
+    assert!(
+        b.lines().last().unwrap().contains("side to move (black)"),
+        "{b}"
+    );
+    assert_eq!(nnue_score(&w), nnue_score(&b), "{w}\n{b}");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin");
+    let (code, f, _) = ferrum(&["eval", "--eval-file", file, "--fen", KIWIPETE]);
+    assert_eq!(code, 0, "{f}");
+    let last = f.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("nnue: net {file} (hidden ")),
+        "{f}"
+    );
+    assert!(last.ends_with(&format!(" {} cp", nnue_score(&w))), "{f}");
+    let (_, plain, _) = ferrum(&["eval", "--fen", KIWIPETE]);
+    assert!(!plain.contains("nnue"), "{plain}");
+}
