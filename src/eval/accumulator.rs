@@ -302,32 +302,8 @@ mod tests {
             "8/2P5/8/3pP3/8/8/5p2/k1K5 w - - 0 1",
         ] {
             let pos = Game::from_fen(fen, false).unwrap().pos;
-            let flipped = Game::from_fen(&colour_flip(fen), false).unwrap().pos;
+            let flipped = crate::eval::testing::colour_flip(fen);
             assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
         }
-    }
-
-    /// The FEN of the colour-flipped position (castling and en passant dropped).
-    fn colour_flip(fen: &str) -> String {
-        let mut fields = fen.split(' ');
-        let board = fields.next().unwrap_or("");
-        let turn = fields.next().unwrap_or("w");
-        let ranks: Vec<String> = board
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let turn = if turn == "w" { "b" } else { "w" };
-        format!("{} {turn} - - 0 1", ranks.join("/"))
     }
 }
