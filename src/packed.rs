@@ -144,6 +144,11 @@ impl Record {
         }
     }
 
+    /// Whether either side may still castle.
+    pub fn has_castling(&self) -> bool {
+        CASTLING.iter().any(|&(bit, _)| self.0[27] & bit != 0)
+    }
+
     pub fn turn(&self) -> Color {
         Color::from_white(self.0[27] & FLAG_BLACK == 0)
     }

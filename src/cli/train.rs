@@ -43,6 +43,10 @@ pub struct TrainArgs {
     /// The seed of the starting weights and the shuffles: the same seed, the same net
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// Also train on each position without castling rights mirrored left to right (files a
+    /// and h swapped), which is worth the same; the held-out positions are not mirrored
+    #[arg(long)]
+    pub mirror: bool,
     /// Continue from DIR/checkpoint.bin (same hidden size and activation)
     #[arg(long)]
     pub resume: bool,
@@ -60,6 +64,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         hold_out: args.hold_out,
         threads: args.threads,
         seed: args.seed,
+        mirror: args.mirror,
     };
     if !(1..=4096).contains(&s.hidden)
         || s.batch == 0
@@ -98,6 +103,11 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let valid = samples.split_off(split);
     if samples.is_empty() {
         return Err(format!("train: no training positions in '{data}'"));
+    }
+    if settings.mirror {
+        let mirrored: Vec<Sample> = samples.iter().filter_map(Sample::mirrored).collect();
+        eprintln!("train: {} mirrored positions added", mirrored.len());
+        samples.extend(mirrored);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
     let outputs = Outputs {

@@ -20,6 +20,8 @@ pub struct Settings {
     pub hold_out: f64,
     pub threads: usize,
     pub seed: u64,
+    /// Training positions without castling rights also enter mirrored left to right.
+    pub mirror: bool,
 }
 
 impl Settings {
@@ -36,6 +38,8 @@ impl Settings {
             self.hold_out,
             self.seed
         );
+        // Runs without the mirror keep the hash they had before it existed.
+        let text = if self.mirror { text + " mirror" } else { text };
         text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         })
@@ -137,6 +141,7 @@ mod tests {
             hold_out: 0.0,
             threads: 2,
             seed: 1,
+            mirror: false,
         };
         let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -14,6 +14,8 @@ pub struct Sample {
     features: [u16; 32],
     count: u8,
     black_to_move: bool,
+    /// Whether either side may castle (a mirrored copy would be another position).
+    castling: bool,
     /// The target probability for the side to move.
     pub target: f32,
 }
@@ -41,8 +43,22 @@ impl Sample {
             features,
             count: pieces.len() as u8,
             black_to_move,
+            castling: r.has_castling(),
             target,
         })
+    }
+
+    /// The position mirrored left to right (files a and h swapped), which is worth the same
+    /// when neither side may castle; `None` while castling rights remain.
+    pub fn mirrored(&self) -> Option<Sample> {
+        if self.castling {
+            return None;
+        }
+        let mut m = *self;
+        for f in &mut m.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        Some(m)
     }
 
     /// Input indices for the side to move and for the other side.
@@ -72,6 +88,28 @@ pub(super) fn shuffle(set: &mut [Sample], rng: &mut Lcg) {
 mod tests {
     use super::*;
     use crate::train::testing::{SET, samples};
+
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_position_and_castling_ones_are_kept_as_they_are() {
+        let fen = "4k3/1p6/8/8/3N4/8/5PK1/8 w - - 0 40";
+        let mirror = "3k4/6p1/8/8/4N3/8/1KP5/8 w - - 0 40";
+        let (a, b) = (
+            samples(&[(fen, 55, 1.0)], 0.3),
+            samples(&[(mirror, 55, 1.0)], 0.3),
+        );
+        let m = a[0].mirrored().expect("no castling rights");
+        let sorted = |s: &Sample| {
+            let (mut us, mut them) = s.perspectives();
+            us.sort_unstable();
+            them.sort_unstable();
+            (us, them)
+        };
+        assert_eq!(sorted(&m), sorted(&b[0]));
+        assert_eq!(m.target, b[0].target);
+        assert_ne!(sorted(&m), sorted(&a[0]));
+        let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert!(samples(&[(start, 20, 0.5)], 0.3)[0].mirrored().is_none());
+    }
 
     #[test]
     fn targets_blend_the_score_and_the_result_for_the_side_to_move() {
