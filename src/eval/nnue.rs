@@ -202,8 +202,28 @@ impl Network {
         acc
     }
 
-    /// The output layer over the two perspectives' sums, in centipawns.
+    /// The output layer over the two perspectives' sums, in centipawns: the same integer
+    /// arithmetic on every machine, in AVX2 code where the CPU has it.
+    #[inline]
     pub fn output(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, as checked just above.
+            return unsafe { self.output_avx2(ours, theirs) };
+        }
+        self.output_portable(ours, theirs)
+    }
+
+    /// `output` compiled for AVX2 (the same loops, wider registers).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn output_avx2(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+        self.output_portable(ours, theirs)
+    }
+
+    /// `output` for any x86-64 (SSE2) or other machine.
+    #[inline(always)]
+    pub(super) fn output_portable(&self, ours: &[i32], theirs: &[i32]) -> i32 {
         let (w_ours, w_theirs) = self.w2.split_at(self.hidden);
         let sum = match self.activation {
             Activation::CReLU => crelu_dot(ours, w_ours) + crelu_dot(theirs, w_theirs),
@@ -225,8 +245,15 @@ impl Network {
     }
 }
 
-/// Adds a first-layer row to sums of the same length (a plain loop the compiler vectorises).
+/// Whether the CPU has AVX2 (asked once; the answer is cached by the standard library).
+#[cfg(target_arch = "x86_64")]
 #[inline]
+pub(super) fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// Adds a first-layer row to sums of the same length (a plain loop the compiler vectorises).
+#[inline(always)]
 pub fn add_row(sums: &mut [i32], row: &[i16]) {
     let row = &row[..sums.len()];
     for (a, &w) in sums.iter_mut().zip(row) {
@@ -239,6 +266,7 @@ pub fn add_row(sums: &mut [i32], row: &[i16]) {
 const CRELU_CHUNK: usize = 256;
 
 /// Sum of clamp(a, 0, QA) x w over one perspective's half.
+#[inline(always)]
 fn crelu_dot(sums: &[i32], weights: &[i16]) -> i64 {
     let mut total = 0i64;
     for (a, w) in sums.chunks(CRELU_CHUNK).zip(weights.chunks(CRELU_CHUNK)) {
@@ -254,6 +282,7 @@ fn crelu_dot(sums: &[i32], weights: &[i16]) -> i64 {
 
 /// Sum of clamp(a, 0, QA)^2 x w over one perspective's half. One term is at most
 /// 255^2 x 32768 = 2,130,739,200 < 2^31 in size, so it is made in i32 and summed in i64.
+#[inline(always)]
 fn screlu_dot(sums: &[i32], weights: &[i16]) -> i64 {
     let weights = &weights[..sums.len()];
     let mut total = 0i64;
