@@ -1,22 +1,13 @@
 //! The `epd` and `bench` subcommands as users run them.
 
-use std::process::Command;
+mod common;
 
-fn ferrum(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
+use common::ferrum;
 
 #[test]
 fn bench_node_count_is_deterministic() {
-    let (code_a, a) = ferrum(&["bench", "3"]);
-    let (code_b, b) = ferrum(&["bench", "3"]);
+    let (code_a, a, _) = ferrum(&["bench", "3"]);
+    let (code_b, b, _) = ferrum(&["bench", "3"]);
     assert_eq!((code_a, code_b), (0, 0));
     let nodes = |s: &str| {
         let last = s.lines().last().unwrap().to_string();
@@ -47,7 +38,7 @@ fn epd_suite_reports_each_position_and_the_solved_count() {
     .unwrap();
     let json = dir.join("out.json");
     let path = file.to_str().unwrap();
-    let (code, out) = ferrum(&[
+    let (code, out, _) = ferrum(&[
         "epd",
         path,
         "--depth",
@@ -81,7 +72,7 @@ fn side_to_move_score(report: &str) -> i32 {
 #[test]
 fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R";
-    let (code, white) = ferrum(&["eval", "--fen", &format!("{fen} w KQkq - 0 1")]);
+    let (code, white, _) = ferrum(&["eval", "--fen", &format!("{fen} w KQkq - 0 1")]);
     assert_eq!(code, 0, "{white}");
     for term in ["material", "squares", "pawns", "threats", "tempo", "phase"] {
         assert!(white.contains(term), "{term} missing:\n{white}");
@@ -93,7 +84,7 @@ fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
             .is_some_and(|l| l.contains("white") && l.contains("black"))
     );
     // Every term but tempo is the same whoever moves; tempo goes to the side to move.
-    let (_, black) = ferrum(&["eval", "--fen", &format!("{fen} b KQkq - 0 1")]);
+    let (_, black, _) = ferrum(&["eval", "--fen", &format!("{fen} b KQkq - 0 1")]);
     let term = |report: &str, name: &str| -> Vec<String> {
         let line = report.lines().find(|l| l.starts_with(name)).unwrap();
         line[name.len()..]
@@ -125,6 +116,6 @@ fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
     let (w, b) = (side_to_move_score(&white), side_to_move_score(&black));
     assert!(w != 0 && mg != 0, "{white}");
     assert_eq!(w + b, 2 * mg, "{w} {b}");
-    let (code, bad) = ferrum(&["eval", "--fen", "not a fen"]);
+    let (code, bad, _) = ferrum(&["eval", "--fen", "not a fen"]);
     assert_eq!(code, 2, "{bad}");
 }

@@ -4,23 +4,10 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
-use common::{Session, legal_bestmove, position, reported_nodes};
+use common::{Session, ferrum, legal_bestmove, position, reported_nodes};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn ferrum(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrum-nnue-{name}-{}", std::process::id()));

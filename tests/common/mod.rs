@@ -236,3 +236,16 @@ pub fn reported_nodes(lines: &[String]) -> u64 {
         })
         .unwrap()
 }
+
+/// Runs `ferrum` with `args` to its end: exit code (-1 if killed), stdout, stderr.
+pub fn ferrum(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
