@@ -80,6 +80,11 @@ pub fn feature(perspective: Color, sq: Square, piece: Piece) -> usize {
     theirs * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
+/// An index with its square mirrored left to right (files a and h swapped).
+pub fn mirror_feature(index: usize) -> usize {
+    index ^ 7
+}
+
 /// White's index of a piece turned into Black's.
 pub fn flip_feature(white: usize) -> usize {
     let (theirs, rest) = (white / 384, white % 384);
@@ -193,15 +198,6 @@ impl Network {
         &self.w1[index * self.hidden..(index + 1) * self.hidden]
     }
 
-    /// The first layer's sums for `perspective`, from scratch.
-    pub fn refresh(&self, pos: &Chess, perspective: Color) -> Vec<i32> {
-        let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
-        for (sq, piece) in pos.board().iter() {
-            add_row(&mut acc, self.row(feature(perspective, sq, piece)));
-        }
-        acc
-    }
-
     /// The output layer over the two perspectives' sums, in centipawns: the same integer
     /// arithmetic on every machine, in AVX2 code where the CPU has it.
     #[inline]
@@ -236,12 +232,12 @@ impl Network {
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
-    /// The evaluation of `pos` from the side to move, in centipawns.
+    /// The evaluation of `pos` from the side to move, in centipawns, from sums made from
+    /// scratch.
     pub fn evaluate(&self, pos: &Chess) -> i32 {
-        let us = pos.turn();
-        let ours = self.refresh(pos, us);
-        let theirs = self.refresh(pos, us.other());
-        self.output(&ours, &theirs)
+        let mut acc = Accumulator::with_hidden(self.hidden);
+        acc.refresh(self, pos.board());
+        acc.evaluate(self, pos.turn())
     }
 }
 

@@ -56,7 +56,7 @@ impl Sample {
         }
         let mut m = *self;
         for f in &mut m.features[..usize::from(self.count)] {
-            *f ^= 7;
+            *f = nnue::mirror_feature(usize::from(*f)) as u16;
         }
         Some(m)
     }
