@@ -196,6 +196,16 @@ class FakeEngineMatches(unittest.TestCase):
 
 
 class BadInput(unittest.TestCase):
+    # A book of their own, so that errors met after the book is read (engines, options) do
+    # not depend on the workspace's default book beside the checkout.
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.book = Path(self.tmp.name) / "book.epd"
+        self.book.write_text("\n".join(OPENINGS) + "\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
     def expect_usage_error(self, args: list, text: str) -> None:
         proc = subprocess.run([sys.executable, str(MATCH), *args], capture_output=True, text=True, timeout=20)
         self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
@@ -203,7 +213,7 @@ class BadInput(unittest.TestCase):
         self.assertNotIn("Traceback", proc.stderr)
 
     def engines(self, *options: str) -> list:
-        return fake("first", "a", *options) + fake("first", "b")
+        return fake("first", "a", *options) + fake("first", "b") + ["--book", str(self.book)]
 
     def test_missing_book(self):
         self.expect_usage_error(self.engines() + ["--tc", "1+0", "--book", "/nonexistent/book.epd"], "cannot read book")
@@ -232,8 +242,8 @@ class BadInput(unittest.TestCase):
         self.expect_usage_error(self.engines("option.Hash=4096") + ["--nodes", "1"], "cannot set options")
 
     def test_missing_engine_binary(self):
-        self.expect_usage_error(["--engine", "cmd=/nonexistent/engine", "--engine", f"cmd={FAKE}", "--nodes", "1"],
-                                "cannot start")
+        self.expect_usage_error(["--engine", "cmd=/nonexistent/engine", "--engine", f"cmd={FAKE}", "--nodes", "1",
+                                 "--book", str(self.book)], "cannot start")
 
     def test_bad_sprt(self):
         self.expect_usage_error(self.engines() + ["--nodes", "1", "--sprt", "5", "0", "0.05", "0.05"], "elo0 < elo1")
