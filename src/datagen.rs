@@ -3,6 +3,7 @@
 //! `ferrum tune`, or packed records (`packed.rs`) for net training.
 
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crossbeam_channel::{Receiver, Sender};
@@ -10,6 +11,7 @@ use crossbeam_channel::{Receiver, Sender};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
+use crate::eval::nnue::Network;
 use crate::packed::{self, Outcome, Record};
 use crate::position::{Game, is_draw_by_rule};
 use crate::rng::Lcg;
@@ -31,6 +33,8 @@ pub struct Config {
     /// Games played at once, each on its own thread with its own table.
     pub threads: usize,
     pub format: Format,
+    /// The net both sides evaluate with; None for the hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// How kept positions are written.
@@ -70,10 +74,10 @@ const OPENING_SCORE: i32 = 100;
 const OPENING_TRIES: usize = 20;
 
 /// The score of a short search from an empty table (so that it depends on `game` alone).
-fn opening_score(game: &Game, tt: &TranspositionTable, limits: &Limits) -> i32 {
+fn opening_score(game: &Game, tt: &TranspositionTable, limits: &Limits, config: &Config) -> i32 {
     tt.clear();
     let clock = Clock::new(limits, game.pos.turn().is_white(), 0, StopToken::detached());
-    driver::search(game, limits, tt, &clock, &mut |_| {})
+    driver::search_with_net(game, limits, tt, &clock, config.net.as_ref(), &mut |_| {})
         .last
         .score
 }
@@ -104,7 +108,7 @@ fn random_opening(
         if game.pos.legal_moves().is_empty() {
             continue;
         }
-        if opening_score(&game, tt, limits).abs() <= OPENING_SCORE {
+        if opening_score(&game, tt, limits, config).abs() <= OPENING_SCORE {
             break;
         }
     }
@@ -141,7 +145,14 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
             return Ok((quiet, 0.5));
         }
         let clock = Clock::new(&limits, pos.turn().is_white(), 0, StopToken::detached());
-        let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+        let r = driver::search_with_net(
+            &game,
+            &limits,
+            &tt,
+            &clock,
+            config.net.as_ref(),
+            &mut |_| {},
+        );
         let Some(best) = r.best else {
             return Ok((quiet, 0.5));
         };
@@ -313,6 +324,7 @@ mod tests {
             seed: 1,
             threads: 2,
             format: Format::Text,
+            net: None,
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -337,6 +349,7 @@ mod tests {
             seed: 7,
             threads,
             format: Format::Text,
+            net: None,
         };
         let lines = |threads| {
             let mut out = Vec::new();
@@ -364,6 +377,7 @@ mod tests {
             seed: 5,
             threads: 2,
             format: Format::Packed,
+            net: None,
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -398,6 +412,7 @@ mod tests {
             seed: 1,
             threads: 1,
             format: Format::Text,
+            net: None,
         };
         let tt = TranspositionTable::new(1).unwrap();
         let limits = Limits {
@@ -413,14 +428,14 @@ mod tests {
             let plies =
                 2 * (game.pos.fullmoves().get() - 1) + u32::from(game.pos.turn().is_black());
             assert_eq!(plies as usize, config.random_plies);
-            assert!(opening_score(&game, &tt, &limits).abs() <= OPENING_SCORE);
+            assert!(opening_score(&game, &tt, &limits, &config).abs() <= OPENING_SCORE);
             // What the first try alone would have given.
             let mut single = start.clone();
             for _ in 0..config.random_plies {
                 let moves = single.pos.legal_moves();
                 single.play(moves[(first.next_u31() as usize) % moves.len()]);
             }
-            if opening_score(&single, &tt, &limits).abs() > OPENING_SCORE {
+            if opening_score(&single, &tt, &limits, &config).abs() > OPENING_SCORE {
                 unbalanced_first_tries += 1;
             }
             if single.pos.board() != game.pos.board() {
@@ -454,6 +469,7 @@ mod tests {
             seed: 3,
             threads: 2,
             format: Format::Text,
+            net: None,
         };
         let mut games = 0;
         let err = run(&config, &mut Full, &mut |g, _| games = g).unwrap_err();

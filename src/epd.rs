@@ -1,11 +1,13 @@
 //! EPD test suites: positions with `bm` (best moves) or `am` (moves to avoid), each searched
 //! from a fresh table; reports solved counts and the time each solution was first found.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
+use crate::eval::nnue::Network;
 use crate::position::Game;
 use crate::search::driver;
 use crate::search::thread::ThreadData;
@@ -91,13 +93,15 @@ pub struct Outcome {
 }
 
 /// Search settings for each position of a suite.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Setup {
     pub hash_mb: usize,
     pub threads: usize,
+    /// The net to evaluate with; None for the hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
-pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, String> {
+pub fn solve(r: &Record, limits: &Limits, setup: &Setup) -> Result<Outcome, String> {
     let tt = TranspositionTable::new(setup.hash_mb)?;
     let clock = Clock::new(
         limits,
@@ -112,6 +116,7 @@ pub fn solve(r: &Record, limits: &Limits, setup: Setup) -> Result<Outcome, Strin
         &[],
         &tt,
         None,
+        setup.net.as_ref(),
         &clock,
         setup.threads,
         &mut ThreadData::default(),
@@ -210,7 +215,7 @@ pub fn run_with(
                 continue;
             }
         };
-        match solve(&record, limits, setup) {
+        match solve(&record, limits, &setup) {
             Ok(o) => {
                 out.line(&format!(
                     "{:<12} {:<24} found {:<8} {:<8} time {:>6} depth {}",
@@ -285,8 +290,9 @@ mod tests {
         let setup = Setup {
             hash_mb: 1,
             threads: 1,
+            net: None,
         };
-        let o = solve(&r, &limits, setup).unwrap();
+        let o = solve(&r, &limits, &setup).unwrap();
         assert!(o.solved);
         assert_eq!(o.found, "Ra8#");
         assert_eq!(o.solved_depth, Some(1));

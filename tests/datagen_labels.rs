@@ -15,6 +15,7 @@ fn labels(fen: &str) -> Vec<String> {
         seed: 1,
         threads: 1,
         format: Format::Text,
+        net: None,
     };
     // The packed records of the same games carry the same results.
     let mut packed = Vec::new();

@@ -72,7 +72,7 @@ fn side_to_move_score(report: &str) -> i32 {
 #[test]
 fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R";
-    let (code, white, _) = ferrum(&["eval", "--fen", &format!("{fen} w KQkq - 0 1")]);
+    let (code, white, _) = ferrum(&["eval", "--hce", "--fen", &format!("{fen} w KQkq - 0 1")]);
     assert_eq!(code, 0, "{white}");
     for term in ["material", "squares", "pawns", "threats", "tempo", "phase"] {
         assert!(white.contains(term), "{term} missing:\n{white}");
@@ -84,7 +84,7 @@ fn eval_prints_each_term_per_colour_and_negates_with_the_side_to_move() {
             .is_some_and(|l| l.contains("white") && l.contains("black"))
     );
     // Every term but tempo is the same whoever moves; tempo goes to the side to move.
-    let (_, black, _) = ferrum(&["eval", "--fen", &format!("{fen} b KQkq - 0 1")]);
+    let (_, black, _) = ferrum(&["eval", "--hce", "--fen", &format!("{fen} b KQkq - 0 1")]);
     let term = |report: &str, name: &str| -> Vec<String> {
         let line = report.lines().find(|l| l.starts_with(name)).unwrap();
         line[name.len()..]

@@ -1,5 +1,6 @@
 //! The NNUE seen from outside: `UseNNUE` and `EvalFile` in UCI sessions (good, missing and
-//! corrupt nets), and `bench` and `eval` with `--nnue` / `--eval-file`.
+//! corrupt nets), and `bench`, `eval` and `epd` with the embedded net, `--eval-file` and
+//! `--hce`.
 
 mod common;
 
@@ -39,7 +40,7 @@ fn nodes_after(setup: &[&str], fen: &str, depth: u32) -> (u64, Vec<String>) {
 #[test]
 fn use_nnue_searches_to_depth_6_and_plays_legal_moves() {
     let mut s = Session::start();
-    s.expect_option("option name UseNNUE type check default false");
+    s.expect_option("option name UseNNUE type check default true");
     s.expect_option("option name EvalFile type string default <embedded>");
     s.send("setoption name UseNNUE value true");
     let lines = s.read_until(|l| l.starts_with("info string NNUE evaluation with the embedded"));
@@ -75,8 +76,8 @@ fn a_missing_or_corrupt_eval_file_is_named_and_changes_nothing() {
     std::fs::write(&corrupt, &bytes).unwrap();
     let (missing, corrupt) = (missing.to_str().unwrap(), corrupt.to_str().unwrap());
 
-    let (with_net, _) = nodes_after(&["setoption name UseNNUE value true"], KIWIPETE, 6);
-    let (hand_written, _) = nodes_after(&[], KIWIPETE, 6);
+    let (with_net, _) = nodes_after(&[], KIWIPETE, 6);
+    let (hand_written, _) = nodes_after(&["setoption name UseNNUE value false"], KIWIPETE, 6);
     assert_ne!(with_net, hand_written, "the net is not used");
     for use_nnue in ["true", "false"] {
         let set_missing = format!("setoption name EvalFile value {missing}");
@@ -142,12 +143,13 @@ fn bench_nodes(out: &str) -> u64 {
 
 #[test]
 fn bench_with_the_net_is_deterministic_and_names_it() {
-    let (code_a, a, _) = ferrum(&["bench", "4", "--nnue"]);
-    let (code_b, b, _) = ferrum(&["bench", "4", "--nnue"]);
+    let (code_a, a, _) = ferrum(&["bench", "4"]);
+    let (code_b, b, _) = ferrum(&["bench", "4"]);
     assert_eq!((code_a, code_b), (0, 0), "{a}");
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert!(a.starts_with("nnue: embedded net (hidden "), "{a}");
-    let (_, hand_written, _) = ferrum(&["bench", "4"]);
+    let (_, hand_written, _) = ferrum(&["bench", "4", "--hce"]);
+    assert!(!hand_written.contains("nnue"), "{hand_written}");
     assert_ne!(bench_nodes(&a), bench_nodes(&hand_written));
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin");
     let (code, c, _) = ferrum(&["bench", "4", "--eval-file", file]);
@@ -181,7 +183,7 @@ fn colour_flip(fen: &str) -> String {
     format!("{} {turn} {} - 0 1", board.join("/"), fields[2])
 }
 
-/// The net's score on the last line of `ferrum eval --nnue`.
+/// The net's score on the last line of `ferrum eval`.
 fn nnue_score(out: &str) -> i32 {
     let last = out.lines().last().unwrap_or_default();
     assert!(last.starts_with("nnue: embedded net (hidden "), "{out}");
@@ -192,7 +194,7 @@ fn nnue_score(out: &str) -> i32 {
 
 #[test]
 fn eval_shows_the_net_next_to_the_hand_written_terms() {
-    let (code, w, _) = ferrum(&["eval", "--nnue", "--fen", KIWIPETE]);
+    let (code, w, _) = ferrum(&["eval", "--fen", KIWIPETE]);
     assert_eq!(code, 0, "{w}");
     assert!(
         w.contains("material") && w.contains("side to move (white)"),
@@ -200,7 +202,7 @@ fn eval_shows_the_net_next_to_the_hand_written_terms() {
     );
     // The colour-flipped position is the same position for the side to move.
     let flipped = colour_flip(KIWIPETE);
-    let (_, b, _) = ferrum(&["eval", "--nnue", "--fen", &flipped]);
+    let (_, b, _) = ferrum(&["eval", "--fen", &flipped]);
     assert!(
         b.lines().last().unwrap().contains("side to move (black)"),
         "{b}"
@@ -215,6 +217,59 @@ fn eval_shows_the_net_next_to_the_hand_written_terms() {
         "{f}"
     );
     assert!(last.ends_with(&format!(" {} cp", nnue_score(&w))), "{f}");
-    let (_, plain, _) = ferrum(&["eval", "--fen", KIWIPETE]);
+    let (_, plain, _) = ferrum(&["eval", "--hce", "--fen", KIWIPETE]);
     assert!(!plain.contains("nnue"), "{plain}");
+}
+
+/// `go` under `UCI_LimitStrength` searches with the hand-written evaluation its node budgets
+/// were measured with: the same nodes with `UseNNUE` on and off.
+#[test]
+fn limit_strength_keeps_the_hand_written_evaluation() {
+    let limit = [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 2050",
+    ];
+    let on = [&limit[..], &["setoption name UseNNUE value true"]].concat();
+    let off = [&limit[..], &["setoption name UseNNUE value false"]].concat();
+    let (with_net_on, _) = nodes_after(&on, KIWIPETE, 4);
+    let (with_net_off, _) = nodes_after(&off, KIWIPETE, 4);
+    assert_eq!(with_net_on, with_net_off);
+    let (full_strength, _) = nodes_after(&[], KIWIPETE, 4);
+    let (hand_written, _) = nodes_after(&["setoption name UseNNUE value false"], KIWIPETE, 4);
+    assert_ne!(
+        full_strength, hand_written,
+        "the net is not used at full strength"
+    );
+}
+
+/// `ferrum epd` solves with the embedded net by default and with the hand-written evaluation
+/// under `--hce` (it says which on stderr); both find a mate in one.
+#[test]
+fn epd_evaluates_with_the_net_unless_told_otherwise() {
+    let dir = scratch("epd");
+    let suite = dir.join("suite.epd");
+    std::fs::write(
+        &suite,
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"q\";\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"m1\";\n",
+    )
+    .unwrap();
+    let suite = suite.to_str().unwrap();
+    let (code, net, err) = ferrum(&["epd", suite, "--depth", "6"]);
+    assert_eq!(code, 0, "{net}{err}");
+    assert!(
+        err.contains("evaluating with the embedded net (hidden "),
+        "{err}"
+    );
+    let (code, hce, err) = ferrum(&["epd", suite, "--depth", "6", "--hce"]);
+    assert_eq!(code, 0, "{hce}{err}");
+    assert!(!err.contains("evaluating with"), "{err}");
+    for out in [&net, &hce] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("m1 ") && l.contains(" solved ")),
+            "{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -258,6 +258,7 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
             &[],
             &tts[i],
             probe,
+            None,
             &clock,
             1,
             &mut heuristics[i],

@@ -23,24 +23,25 @@ pub struct BenchArgs {
     pub net: NetArgs,
 }
 
-/// The NNUE to evaluate with, for `bench` and `eval` (the hand-written evaluation without).
+/// What to evaluate with, for `bench`, `eval`, `epd` and `datagen`: the net compiled into the
+/// binary unless told otherwise.
 #[derive(Args, Debug)]
 pub struct NetArgs {
-    /// Evaluate with the net compiled into the binary
+    /// Evaluate with the hand-written evaluation instead of the net
     #[arg(long, conflicts_with = "eval_file")]
-    pub nnue: bool,
-    /// Evaluate with this net file (as `ferrum train` writes it)
+    pub hce: bool,
+    /// Evaluate with this net file (as `ferrum train` writes it) instead of the embedded one
     #[arg(long, value_name = "PATH")]
     pub eval_file: Option<String>,
 }
 
 impl NetArgs {
-    /// The net the flags name, if any; a bad file is an error naming it.
-    fn load(&self) -> Result<Option<LoadedNet>, String> {
-        match (&self.eval_file, self.nnue) {
+    /// The net the flags name (None for --hce); a bad file is an error naming it.
+    pub fn load(&self) -> Result<Option<LoadedNet>, String> {
+        match (&self.eval_file, self.hce) {
             (Some(path), _) => net_file::load(path).map(Some),
-            (None, true) => net_file::embedded().map(Some),
-            (None, false) => Ok(None),
+            (None, false) => net_file::embedded().map(Some),
+            (None, true) => Ok(None),
         }
     }
 }
@@ -153,6 +154,8 @@ pub struct EpdArgs {
     /// Also write every position's outcome to this JSON file
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    #[command(flatten)]
+    pub net: NetArgs,
 }
 
 /// A line per position (id, expected, found, solved, time to solution, depth), then
@@ -168,9 +171,14 @@ pub fn epd(args: EpdArgs) -> Result<(), String> {
     if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
         limits.movetime = Some(1000);
     }
+    let net = args.net.load().map_err(|e| format!("epd: {e}"))?;
+    if let Some(n) = &net {
+        eprintln!("epd: evaluating with the {}", n.describe());
+    }
     let setup = epd::Setup {
         hash_mb: args.hash,
         threads: args.threads.max(1),
+        net: net.map(|n| n.net),
     };
     let bar = progress::bar(entries(&text), "positions");
     let out = progress::stdout_above(&bar);

@@ -4,7 +4,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::chess::read_file;
+use super::chess::{NetArgs, read_file};
 use super::progress;
 use crate::datagen;
 use crate::tune;
@@ -51,6 +51,8 @@ pub struct DatagenArgs {
     /// Pack the `FEN;result` lines of TEXT into --out (no scores) instead of playing games
     #[arg(long, value_name = "TEXT")]
     pub convert: Option<String>,
+    #[command(flatten)]
+    pub net: NetArgs,
 }
 
 /// Plays the games (or packs or summarises a file), with a progress line every 1% of the
@@ -107,7 +109,12 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             .collect(),
         None => Vec::new(),
     };
+    let net = args.net.load().map_err(|e| format!("datagen: {e}"))?;
+    if let Some(n) = &net {
+        eprintln!("datagen: evaluating with the {}", n.describe());
+    }
     let config = datagen::Config {
+        net: net.map(|n| n.net),
         games: args.games,
         nodes: args.nodes,
         openings,

@@ -253,6 +253,7 @@ pub fn search_threads(
     searchmoves: &[Move],
     tt: &TranspositionTable,
     tb: Option<Probe>,
+    net: Option<&Arc<Network>>,
     clock: &Clock,
     threads: usize,
     td: &mut ThreadData,
@@ -266,7 +267,7 @@ pub fn search_threads(
         tt,
         tb,
         root: &root,
-        net: None,
+        net,
     };
     if threads <= 1 {
         return main_search(&context, clock, None, td, report);

@@ -46,7 +46,7 @@ impl Default for Options {
             syzygy_probe_limit: SYZYGY_PROBE_LIMIT_MAX,
             limit_strength: false,
             elo: strength::ELO_DEFAULT,
-            use_nnue: false,
+            use_nnue: true,
         }
     }
 }
@@ -82,9 +82,9 @@ pub fn option_lines() -> Vec<String> {
         min: Some(min),
         max: Some(max),
     };
-    let check = |name: &str| UciOptionConfig::Check {
+    let check = |name: &str, default: bool| UciOptionConfig::Check {
         name: name.to_string(),
-        default: Some(false),
+        default: Some(default),
     };
     [
         spin("Hash", HASH_DEFAULT_MB as i64, 1, HASH_MAX_MB as i64),
@@ -99,8 +99,8 @@ pub fn option_lines() -> Vec<String> {
             0,
             MOVE_OVERHEAD_MAX_MS,
         ),
-        check("Ponder"),
-        check("UCI_Chess960"),
+        check("Ponder", false),
+        check("UCI_Chess960", false),
         UciOptionConfig::String {
             name: "SyzygyPath".to_string(),
             default: Some("<empty>".to_string()),
@@ -117,14 +117,14 @@ pub fn option_lines() -> Vec<String> {
             0,
             SYZYGY_PROBE_LIMIT_MAX as i64,
         ),
-        check("UCI_LimitStrength"),
+        check("UCI_LimitStrength", false),
         spin(
             "UCI_Elo",
             i64::from(strength::ELO_DEFAULT),
             i64::from(strength::ELO_MIN),
             i64::from(strength::ELO_MAX),
         ),
-        check("UseNNUE"),
+        check("UseNNUE", Options::default().use_nnue),
         UciOptionConfig::String {
             name: "EvalFile".to_string(),
             default: Some(net_file::EMBEDDED.to_string()),
@@ -250,7 +250,7 @@ mod tests {
                 &"option name UCI_Elo type spin default 1800 min 1200 max 2050".to_string()
             )
         );
-        assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+        assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
         assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
         assert!(
             lines.contains(
