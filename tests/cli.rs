@@ -16,7 +16,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// Each subcommand path with the flags its help must show.
 const COMMANDS: &[(&[&str], &[&str])] = &[
-    (&["bench"], &["[DEPTH]"]),
+    (&["bench"], &["[DEPTH]", "--hce", "--eval-file"]),
     (
         &["perft"],
         &[
@@ -37,9 +37,11 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
             "--hash",
             "--threads",
             "--json",
+            "--hce",
+            "--eval-file",
         ],
     ),
-    (&["eval"], &["--fen"]),
+    (&["eval"], &["--fen", "--hce", "--eval-file"]),
     (&["tb"], &["--path", "[FEN]"]),
     (&["probe"], &["--path"]),
     (
@@ -55,6 +57,8 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
             "--format",
             "--stats",
             "--convert",
+            "--hce",
+            "--eval-file",
         ],
     ),
     (
@@ -232,5 +236,29 @@ fn long_commands_draw_no_progress_bar_when_stderr_is_not_a_terminal() {
     assert!(
         err.starts_with("suite time: ") && err.lines().count() == 1,
         "{err:?}"
+    );
+}
+
+/// A reader that goes away (`ferrum eval | head -1`) ends the subcommand quietly: killed by
+/// SIGPIPE as other tools are, with no panic on stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_ends_a_subcommand_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    // The reading end is closed before the engine starts, so its first line meets it closed.
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(["eval", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"])
+        .stdout(writer)
+        .output()
+        .expect("run ferrum");
+    let err = text(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?} {err}",
+        out.status
     );
 }
