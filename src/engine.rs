@@ -186,7 +186,7 @@ impl Engine {
             Ok(Change::LimitStrength(on)) => {
                 // The weakened play searches with the hand-written evaluation (see
                 // `start_search`), so the table's static evaluations change with it.
-                if on != self.options.limit_strength && self.options.use_nnue {
+                if on != self.options.limit_strength && self.search_net().is_some() {
                     self.tt.clear();
                 }
                 self.options.limit_strength = on;
@@ -223,9 +223,15 @@ impl Engine {
         }
         self.options.use_nnue = on;
         match (&self.net, on) {
-            (Some(net), true) => self
-                .out
-                .info_string(&format!("NNUE evaluation with the {}", net.describe())),
+            (Some(net), true) => self.out.info_string(&format!(
+                "NNUE evaluation with the {}{}",
+                net.describe(),
+                if self.options.limit_strength {
+                    " (UCI_LimitStrength plays with the hand-written evaluation)"
+                } else {
+                    ""
+                }
+            )),
             (None, true) => self.out.info_string(
                 "error: UseNNUE: no net is loaded (set EvalFile); the hand-written evaluation stays",
             ),

@@ -90,6 +90,8 @@ pub struct Outcome {
     pub solved_at_ms: Option<u64>,
     pub solved_depth: Option<u32>,
     pub depth: u32,
+    /// Nodes searched (all threads) as of the last report.
+    pub nodes: u64,
 }
 
 /// Search settings for each position of a suite.
@@ -145,6 +147,7 @@ pub fn solve(r: &Record, limits: &Limits, setup: &Setup) -> Result<Outcome, Stri
         solved_at_ms: since.map(|s| s.0),
         solved_depth: since.map(|s| s.1),
         depth: result.last.depth,
+        nodes: result.last.nodes,
     })
 }
 
@@ -166,13 +169,14 @@ pub fn to_json(file: &str, outcomes: &[Outcome]) -> String {
         .iter()
         .map(|o| {
             format!(
-                "    {{\"id\": \"{}\", \"expected\": \"{}\", \"found\": \"{}\", \"solved\": {}, \"solved_at_ms\": {}, \"depth\": {}}}",
+                "    {{\"id\": \"{}\", \"expected\": \"{}\", \"found\": \"{}\", \"solved\": {}, \"solved_at_ms\": {}, \"depth\": {}, \"nodes\": {}}}",
                 json_escape(&o.id),
                 json_escape(&o.expected),
                 json_escape(&o.found),
                 o.solved,
                 o.solved_at_ms.map_or("null".to_string(), |t| t.to_string()),
-                o.depth
+                o.depth,
+                o.nodes
             )
         })
         .collect();
@@ -218,7 +222,7 @@ pub fn run_with(
         match solve(&record, limits, &setup) {
             Ok(o) => {
                 out.line(&format!(
-                    "{:<12} {:<24} found {:<8} {:<8} time {:>6} depth {}",
+                    "{:<12} {:<24} found {:<8} {:<8} time {:>6} depth {} nodes {}",
                     if o.id.is_empty() {
                         format!("line {}", i + 1)
                     } else {
@@ -229,6 +233,7 @@ pub fn run_with(
                     if o.solved { "solved" } else { "missed" },
                     o.solved_at_ms.map_or("-".to_string(), |t| format!("{t}ms")),
                     o.solved_depth.map_or(o.depth, |d| d),
+                    o.nodes,
                 ));
                 progress(o.solved);
                 outcomes.push(o);

@@ -65,3 +65,34 @@ fn games_won_by_white_are_labelled_1_and_games_won_by_black_0() {
         assert!(got.iter().all(|l| l == label), "{fen}: {got:?}");
     }
 }
+
+/// With a net in the configuration both sides search with it: the games (their packed
+/// records) differ from the hand-written evaluation's and are the same again on a second run.
+#[test]
+fn games_are_played_with_the_net_when_one_is_given() {
+    let config = Config {
+        games: 1,
+        nodes: 300,
+        openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()],
+        random_plies: 2,
+        seed: 3,
+        threads: 1,
+        format: Format::Packed,
+        net: None,
+    };
+    let play = |c: &Config| {
+        let mut bytes = Vec::new();
+        run(c, &mut bytes, &mut |_, _| {}).unwrap();
+        bytes
+    };
+    let net = ferrum::eval::net_file::embedded().unwrap().net;
+    let with_net = Config {
+        net: Some(net),
+        ..config.clone()
+    };
+    let hand_written = play(&config);
+    let first = play(&with_net);
+    assert!(!first.is_empty());
+    assert_ne!(first, hand_written);
+    assert_eq!(first, play(&with_net));
+}

@@ -42,6 +42,9 @@ fn use_nnue_searches_to_depth_6_and_plays_legal_moves() {
     let mut s = Session::start();
     s.expect_option("option name UseNNUE type check default true");
     s.expect_option("option name EvalFile type string default <embedded>");
+    // Off and on again, so that the switch back is exercised too.
+    s.send("setoption name UseNNUE value false");
+    s.read_until(|l| l == "info string hand-written evaluation");
     s.send("setoption name UseNNUE value true");
     let lines = s.read_until(|l| l.starts_with("info string NNUE evaluation with the embedded"));
     assert!(lines.last().unwrap().contains("hidden "), "{lines:?}");
@@ -242,8 +245,19 @@ fn limit_strength_keeps_the_hand_written_evaluation() {
     );
 }
 
-/// `ferrum epd` solves with the embedded net by default and with the hand-written evaluation
-/// under `--hce` (it says which on stderr); both find a mate in one.
+/// The node count at the end of suite line `id`.
+fn epd_nodes(out: &str, id: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(&format!("{id} ")))
+        .unwrap_or_else(|| panic!("no line {id}: {out}"));
+    let (_, n) = line.rsplit_once(" nodes ").expect("a node count");
+    n.parse().unwrap()
+}
+
+/// `ferrum epd` solves with the embedded net by default, with a net file under `--eval-file`
+/// and with the hand-written evaluation under `--hce` (it says which on stderr): all find the
+/// mate in one, the net and its file search the same nodes, the hand-written evaluation others.
 #[test]
 fn epd_evaluates_with_the_net_unless_told_otherwise() {
     let dir = scratch("epd");
@@ -261,15 +275,42 @@ fn epd_evaluates_with_the_net_unless_told_otherwise() {
         err.contains("evaluating with the embedded net (hidden "),
         "{err}"
     );
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.bin");
+    let (code, from_file, err) = ferrum(&["epd", suite, "--depth", "6", "--eval-file", file]);
+    assert_eq!(code, 0, "{from_file}{err}");
+    assert!(
+        err.contains(&format!("evaluating with the net {file}")),
+        "{err}"
+    );
     let (code, hce, err) = ferrum(&["epd", suite, "--depth", "6", "--hce"]);
     assert_eq!(code, 0, "{hce}{err}");
     assert!(!err.contains("evaluating with"), "{err}");
-    for out in [&net, &hce] {
+    for out in [&net, &from_file, &hce] {
         assert!(
             out.lines()
                 .any(|l| l.starts_with("m1 ") && l.contains(" solved ")),
             "{out}"
         );
+    }
+    assert_eq!(epd_nodes(&net, "q"), epd_nodes(&from_file, "q"));
+    assert_ne!(epd_nodes(&net, "q"), epd_nodes(&hce, "q"), "{net}{hce}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bad net or book is refused before datagen touches its output file.
+#[test]
+fn datagen_with_a_bad_net_or_book_leaves_no_file() {
+    let dir = scratch("datagen");
+    let out = dir.join("games.bin");
+    let out = out.to_str().unwrap();
+    for bad in [
+        ["--eval-file", "/no/such/net.bin"],
+        ["--book", "/no/such/book.epd"],
+    ] {
+        let (code, _, err) = ferrum(&["datagen", "--out", out, "--games", "1", bad[0], bad[1]]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(bad[1]), "{err}");
+        assert!(!std::path::Path::new(out).exists(), "{bad:?} made {out}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

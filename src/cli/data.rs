@@ -46,10 +46,10 @@ pub struct DatagenArgs {
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
     /// Summarise a packed data file (positions, games, results, scores, phases) and stop
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["convert", "out"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["convert", "out", "hce", "eval_file"])]
     pub stats: Option<String>,
     /// Pack the `FEN;result` lines of TEXT into --out (no scores) instead of playing games
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["hce", "eval_file"])]
     pub convert: Option<String>,
     #[command(flatten)]
     pub net: NetArgs,
@@ -76,6 +76,26 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         None if path.ends_with(".bin") => datagen::Format::Packed,
         None => datagen::Format::Text,
     };
+    // What the games need is read before the file is touched, so that a bad book or net
+    // leaves it as it was.
+    let (net, openings) = if args.convert.is_none() {
+        let openings = match &args.book {
+            Some(book) => read_file(book)?
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect(),
+            None => Vec::new(),
+        };
+        let net = args.net.load().map_err(|e| format!("datagen: {e}"))?;
+        if let Some(n) = &net {
+            eprintln!("datagen: evaluating with the {}", n.describe());
+        }
+        (net, openings)
+    } else {
+        (None, Vec::new())
+    };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .read(true)
@@ -99,19 +119,6 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             records.len()
         );
         return Ok(());
-    }
-    let openings = match &args.book {
-        Some(book) => read_file(book)?
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect(),
-        None => Vec::new(),
-    };
-    let net = args.net.load().map_err(|e| format!("datagen: {e}"))?;
-    if let Some(n) = &net {
-        eprintln!("datagen: evaluating with the {}", n.describe());
     }
     let config = datagen::Config {
         net: net.map(|n| n.net),

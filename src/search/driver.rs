@@ -96,8 +96,8 @@ fn aspiration_search(
     }
 }
 
-/// Searches `game` within `limits` on this thread; `report` is called for every line of every
-/// finished iteration.
+/// Searches `game` within `limits` on this thread with the hand-written evaluation (see
+/// `search_with_net`); `report` is called for every line of every finished iteration.
 pub fn search(
     game: &Game,
     limits: &Limits,
