@@ -31,7 +31,8 @@ pub enum Command {
     Perft(chess::PerftArgs),
     /// Search each position of an EPD test suite and count the solved ones
     Epd(chess::EpdArgs),
-    /// Print each evaluation term for White and for Black, the phase, the scale and the score
+    /// Print the hand-written evaluation term by term for White and for Black (phase, scale,
+    /// score), then the net's score for the side to move (not with --hce)
     Eval(chess::EvalArgs),
     /// Win/draw/loss and distance to zeroing from Syzygy tables
     #[command(
