@@ -2,12 +2,14 @@
 //! a clap argument struct (its flags and their help) and the function that runs it.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 use clap::Args;
 
 use super::progress;
 use crate::epd;
 use crate::eval::net_file::{self, LoadedNet};
+use crate::eval::nnue::Network;
 use crate::perft::{self, PerftConfig};
 use crate::position::Game;
 use crate::search::time::Limits;
@@ -43,6 +45,16 @@ impl NetArgs {
             (None, false) => net_file::embedded().map(Some),
             (None, true) => Ok(None),
         }
+    }
+
+    /// The net a long run of `command` searches with (None for --hce), named on stderr; a bad
+    /// file is an error naming it.
+    pub fn load_announced(&self, command: &str) -> Result<Option<Arc<Network>>, String> {
+        let net = self.load().map_err(|e| format!("{command}: {e}"))?;
+        if let Some(n) = &net {
+            eprintln!("{command}: evaluating with the {}", n.describe());
+        }
+        Ok(net.map(|n| n.net))
     }
 }
 
@@ -171,14 +183,10 @@ pub fn epd(args: EpdArgs) -> Result<(), String> {
     if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
         limits.movetime = Some(1000);
     }
-    let net = args.net.load().map_err(|e| format!("epd: {e}"))?;
-    if let Some(n) = &net {
-        eprintln!("epd: evaluating with the {}", n.describe());
-    }
     let setup = epd::Setup {
         hash_mb: args.hash,
         threads: args.threads.max(1),
-        net: net.map(|n| n.net),
+        net: args.net.load_announced("epd")?,
     };
     let bar = progress::bar(entries(&text), "positions");
     let out = progress::stdout_above(&bar);

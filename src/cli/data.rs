@@ -88,11 +88,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
                 .collect(),
             None => Vec::new(),
         };
-        let net = args.net.load().map_err(|e| format!("datagen: {e}"))?;
-        if let Some(n) = &net {
-            eprintln!("datagen: evaluating with the {}", n.describe());
-        }
-        (net, openings)
+        (args.net.load_announced("datagen")?, openings)
     } else {
         (None, Vec::new())
     };
@@ -121,7 +117,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         return Ok(());
     }
     let config = datagen::Config {
-        net: net.map(|n| n.net),
+        net,
         games: args.games,
         nodes: args.nodes,
         openings,
