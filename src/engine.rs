@@ -14,7 +14,7 @@ use crate::search::driver::{self, Job, SearchResult};
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
 use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{self, TranspositionTable};
 use crate::strength::Strength;
 use crate::syzygy::Tables;
 use crate::uci::options::{self, Change, Options};
@@ -277,9 +277,19 @@ impl Engine {
     }
 
     /// The old table is freed before the new one is made, so both never need memory at
-    /// once; if the new size cannot be had, the old size is made again.
+    /// once; if the new size cannot be had, the old size is made again. A size larger than
+    /// the machine's free memory is refused at once, and the old table is kept.
     fn resize_hash(&mut self, mb: usize) {
         let old_mb = self.options.hash_mb;
+        let free = tt::available_mb();
+        if !tt::fits_in_memory(mb, old_mb, free) {
+            let can = free.unwrap_or(0) + old_mb;
+            self.out.info_string(&format!(
+                "error: Hash {mb} MB is more than this machine can give (about {can} MB); \
+                 keeping {old_mb} MB"
+            ));
+            return;
+        }
         match TranspositionTable::new(1) {
             Ok(small) => self.tt = Arc::new(small),
             Err(e) => {

@@ -173,6 +173,32 @@ fn hash_resize_and_new_game_are_applied_before_readyok() {
 }
 
 #[test]
+fn a_hash_size_the_machine_cannot_give_is_refused_and_the_old_table_kept() {
+    let free = ferrum::search::tt::available_mb();
+    if free.is_none_or(|mb| mb >= 65536) {
+        eprintln!("skipped: this machine could give a 64 GB table ({free:?} MB free)");
+        return;
+    }
+    let mut s = Session::start();
+    s.send("setoption name Hash value 65536");
+    s.is_ready();
+    let said = s.seen.join("\n");
+    assert!(
+        said.contains("info string error: Hash 65536 MB is more than this machine can give")
+            && said.contains("keeping 16 MB"),
+        "{said}"
+    );
+    // The search after the refusal finds the first search's table as it was: the same nodes
+    // as with no setoption at all, and not those of a new table.
+    let refused = nodes_after_a_first_search(&["setoption name Hash value 65536"]);
+    assert_eq!(refused, nodes_after_a_first_search(&[]));
+    assert_ne!(
+        refused,
+        nodes_after_a_first_search(&["setoption name Hash value 16"])
+    );
+}
+
+#[test]
 fn ucinewgame_forgets_what_earlier_searches_learnt() {
     // Searches carry the table and the move-ordering history from move to move; after
     // `ucinewgame` a search must run exactly as in a fresh engine.

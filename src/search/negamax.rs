@@ -125,8 +125,26 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Counts a node and, now and then, asks the clock whether to stop.
+    /// Counts a node and, now and then, asks the clock whether to stop. Threads that share
+    /// a node limit claim each node from the shared count, so that together they search
+    /// exactly the limit: a node that finds none left is not searched (`stopped`).
     pub(super) fn visit(&mut self, ply: usize) {
+        if let (Some(shared), Some(limit)) = (self.shared_nodes, self.clock.node_limit()) {
+            let claim = |n: u64| (n < limit).then_some(n + 1);
+            if shared
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, claim)
+                .is_err()
+            {
+                self.stopped = true;
+                return;
+            }
+            self.td.nodes += 1;
+            self.td.seldepth = self.td.seldepth.max(ply);
+            if self.td.nodes.is_multiple_of(POLL_INTERVAL) && self.clock.must_stop(0) {
+                self.stopped = true;
+            }
+            return;
+        }
         self.td.nodes += 1;
         self.unshared += 1;
         self.td.seldepth = self.td.seldepth.max(ply);
@@ -313,6 +331,10 @@ impl<'a> Searcher<'a> {
         }
         if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
             return score;
+        }
+        // Stopped inside the null-move search: no node more may be visited.
+        if self.stopped {
+            return DRAW;
         }
         let depth = if self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
             depth - 1

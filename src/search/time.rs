@@ -228,6 +228,10 @@ impl Clock {
         now.saturating_duration_since(self.limit_start.get())
     }
 
+    pub fn node_limit(&self) -> Option<u64> {
+        self.node_limit
+    }
+
     pub fn node_limit_reached(&self, nodes: u64) -> bool {
         self.node_limit.is_some_and(|n| nodes >= n)
     }

@@ -127,6 +127,28 @@ pub fn slot_table(count: usize) -> Option<Vec<Slot>> {
     Some(slots)
 }
 
+/// Megabytes of memory the system can still give (Linux's `MemAvailable`); None where it
+/// does not say.
+pub fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    mem_available_mb(&info)
+}
+
+fn mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    let kb: usize = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Whether a table of `mb` megabytes can replace one of `current_mb`: the memory free now
+/// plus what the old table gives back must hold it. Without a figure from the system the
+/// allocation itself is the only check.
+pub fn fits_in_memory(mb: usize, current_mb: usize, available_mb: Option<usize>) -> bool {
+    available_mb.is_none_or(|free| mb <= free.saturating_add(current_mb))
+}
+
 /// Entry layout of the transposition table, in a slot's data word:
 ///
 /// ```text
@@ -300,6 +322,19 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_larger_than_free_memory_does_not_fit() {
+        let info = "MemTotal:       24000000 kB\nMemFree:  1 kB\nMemAvailable:   20480000 kB\n";
+        assert_eq!(mem_available_mb(info), Some(20000));
+        assert_eq!(mem_available_mb("MemTotal: 5 kB\n"), None);
+        assert_eq!(mem_available_mb("MemAvailable: lots kB\n"), None);
+        // The old table's memory counts as free: 20000 + 16 MB.
+        assert!(fits_in_memory(20016, 16, Some(20000)));
+        assert!(!fits_in_memory(20017, 16, Some(20000)));
+        assert!(!fits_in_memory(65536, 16, Some(20000)));
+        assert!(fits_in_memory(65536, 16, None));
+    }
     use crate::search::score::{MATE, mated_in};
 
     #[test]
