@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, Tablebase, Wdl};
 
+use crate::search::score::{DRAW, MAX_PLY, tb_win_in};
+
 /// The first four bytes of every WDL and DTZ file.
 const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
 const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
@@ -54,6 +56,20 @@ pub struct RootRank {
     pub plies: u32,
     /// Among zeroing moves that win, the winner's distance after it (smaller is better).
     pub tiebreak: u32,
+}
+
+impl RootRank {
+    /// The root's result as a score: a tablebase win (less the plies to the next capture,
+    /// pawn move or mate), its negative for a loss, 0 for a draw. Below every mate, so a mate
+    /// the search finds still outranks it.
+    pub fn score(&self) -> i32 {
+        let plies = (self.plies as usize).min(MAX_PLY - 1);
+        match self.class {
+            RootClass::Win => tb_win_in(plies),
+            RootClass::Loss => -tb_win_in(plies),
+            RootClass::Draw => DRAW,
+        }
+    }
 }
 
 impl Tables {
@@ -198,9 +214,9 @@ impl Tables {
     }
 
     /// The root moves worth searching when the root is in the tables: the fastest wins, or
-    /// every move that holds the draw, or the longest resistance. None when the root is not
-    /// in the tables (or `moves` is empty).
-    pub fn root_moves(&self, pos: &Chess, moves: &[Move]) -> Option<Vec<Move>> {
+    /// every move that holds the draw, or the longest resistance, with the rank they share.
+    /// None when the root is not in the tables (or `moves` is empty).
+    pub fn root_moves(&self, pos: &Chess, moves: &[Move]) -> Option<(Vec<Move>, RootRank)> {
         if moves.is_empty()
             || pos.castles().any()
             || pos.board().occupied().count() > self.max_pieces
@@ -212,7 +228,9 @@ impl Tables {
             .map(|&m| self.rank_root_move(pos, m).map(|r| (m, r)))
             .collect::<Option<_>>()?;
         self.hits.fetch_add(ranked.len() as u64, Ordering::Relaxed);
-        Some(best_root_moves(&ranked))
+        let kept = best_root_moves(&ranked);
+        let rank = ranked.iter().find(|(m, _)| kept.first() == Some(m))?.1;
+        Some((kept, rank))
     }
 }
 
@@ -343,7 +361,8 @@ mod tests {
         let t = tables();
         let p = pos("k7/8/1K6/8/8/8/7Q/8 w - - 0 1");
         let moves: Vec<Move> = p.legal_moves().into_iter().collect();
-        let kept = t.root_moves(&p, &moves).unwrap();
+        let (kept, rank) = t.root_moves(&p, &moves).unwrap();
+        assert_eq!(rank.score(), tb_win_in(0));
         // Only the mate (Qh8) is kept, not the stalemate (Qc7) nor slower wins.
         assert_eq!(kept.len(), 1);
         let mut c = p.clone();
@@ -353,7 +372,8 @@ mod tests {
         // draws, and all of them are kept.
         let p = pos("8/8/3k4/8/8/2K5/r7/7R b - - 0 1");
         let moves: Vec<Move> = p.legal_moves().into_iter().collect();
-        let kept = t.root_moves(&p, &moves).unwrap();
+        let (kept, rank) = t.root_moves(&p, &moves).unwrap();
+        assert_eq!(rank.score(), DRAW);
         assert!(
             kept.len() > 10 && kept.len() < moves.len(),
             "{} of {}",

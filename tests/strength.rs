@@ -4,16 +4,12 @@
 
 mod common;
 
-use common::{Session, legal_bestmove, position};
+use common::{Session, last_info_depth, legal_bestmove, position};
 use ferrum::strength::{ELO_MAX, ELO_MIN, Strength};
 
 /// The `nodes` and `pv` of the last `info depth` line.
 fn last_info(lines: &[String]) -> (u64, Vec<String>) {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap_or_else(|| panic!("no info line in {lines:?}"));
+    let info = last_info_depth(lines);
     let words: Vec<&str> = info.split_whitespace().collect();
     let at = |key: &str| words.iter().position(|w| *w == key);
     let nodes = at("nodes")

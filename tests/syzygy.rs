@@ -340,12 +340,51 @@ fn with_tables_ferrum_converts_won_four_man_endings_and_holds_draws() {
 /// The last `info depth` line before the next `bestmove`.
 fn last_info(s: &mut common::Session) -> String {
     let (lines, _) = s.bestmove();
-    lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .cloned()
-        .unwrap_or_default()
+    common::last_info_depth(&lines).to_string()
+}
+
+#[test]
+fn the_root_shows_the_tables_result_until_the_search_finds_a_mate() {
+    let mut s = common::Session::start();
+    s.send(&format!("setoption name SyzygyPath value {TABLES}"));
+    let root_scores = |s: &mut common::Session, fen: &str, depth: u32| {
+        s.send(&format!("position fen {fen}"));
+        s.send(&format!("go depth {depth}"));
+        let (lines, best) = s.bestmove();
+        common::legal_bestmove(&common::position(fen), &best);
+        let scores: Vec<(String, i32)> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .filter_map(|l| common::score_of(l))
+            .collect();
+        assert!(scores.len() >= depth as usize, "{lines:?}");
+        scores
+    };
+    // A tablebase win shows as 20000 cp less the plies to the next capture, pawn move or
+    // mate (at most 100 within the fifty-move rule); a loss as its negative; a draw as 0.
+    let won = |(kind, v): &(String, i32)| kind == "cp" && (19_900..20_000).contains(v);
+    let lost = |(kind, v): &(String, i32)| kind == "cp" && (-20_000..-19_900).contains(v);
+    let krk = "8/8/8/4k3/8/8/8/R3K3";
+    let scores = root_scores(&mut s, &format!("{krk} w - - 0 1"), 12);
+    assert!(scores.iter().all(won), "won root: {scores:?}");
+    let scores = root_scores(&mut s, &format!("{krk} b - - 0 1"), 12);
+    assert!(scores.iter().all(lost), "lost root: {scores:?}");
+    let scores = root_scores(&mut s, "8/8/3k4/8/8/2K5/r7/7R b - - 0 1", 12);
+    assert!(
+        scores.iter().all(|(kind, v)| kind == "cp" && *v == 0),
+        "drawn root: {scores:?}"
+    );
+    // Mate in two: the first iterations see only the tables' win, the deeper ones the mate,
+    // which is shown instead.
+    let scores = root_scores(&mut s, "k7/8/8/2K5/8/8/8/1Q6 w - - 0 1", 6);
+    assert!(won(&scores[0]), "{scores:?}");
+    assert_eq!(scores.last(), Some(&("mate".to_string(), 2)), "{scores:?}");
+    // Without the tables the won root is an ordinary evaluation, so the tables made the
+    // difference above.
+    s.send("setoption name SyzygyPath value <empty>");
+    let scores = root_scores(&mut s, &format!("{krk} w - - 0 1"), 12);
+    assert!(!scores.iter().any(won), "no tables: {scores:?}");
+    assert!(s.quit().success());
 }
 
 #[test]

@@ -5,7 +5,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, after, last_score, legal_bestmove, position, reported_nodes};
+use common::{
+    Session, after, last_info_depth, last_score, legal_bestmove, position, reported_nodes,
+};
 use shakmaty::Chess;
 
 #[test]
@@ -47,11 +49,7 @@ fn go_depth_reports_every_iteration_and_a_legal_move() {
             "depth {d} missing: {lines:?}"
         );
     }
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let info = last_info_depth(&lines);
     for field in [
         " seldepth ",
         " score ",

@@ -348,8 +348,8 @@ fn root_moves(game: &Game, searchmoves: &[Move], tb: Option<Probe>) -> RootMoves
         tb.tables.reset_hits();
         if game.pos.board().occupied().count() <= tb.limit {
             let allowed: Vec<Move> = root.moves().iter().map(|r| r.mv).collect();
-            if let Some(kept) = tb.tables.root_moves(&game.pos, &allowed) {
-                root.restrict(&kept);
+            if let Some((kept, rank)) = tb.tables.root_moves(&game.pos, &allowed) {
+                root.restrict(&kept, rank.score());
             }
         }
     }
@@ -448,7 +448,10 @@ fn main_search(
                         tbhits: context.tb.map(|tb| tb.tables.hits()),
                         pv: line.pv.clone(),
                     };
-                    report(&it);
+                    report(&Iteration {
+                        score: moves.shown_score(it.score),
+                        ..it.clone()
+                    });
                     if k == 0 {
                         last = it.clone();
                     }
@@ -499,6 +502,11 @@ fn main_search(
     last.tbhits = context.tb.map(|tb| tb.tables.hits());
     if last.pv.is_empty() {
         last.pv = best.into_iter().collect();
+    }
+    // What the search scored stays inside it; the caller gets what a GUI is shown.
+    last.score = moves.shown_score(last.score);
+    for line in &mut lines {
+        line.score = moves.shown_score(line.score);
     }
     let ponder = match (best, pv.first().copied() == best) {
         (Some(b), true) => pv.get(1).copied().or_else(|| reply_from_tt(root, b, tt)),

@@ -5,7 +5,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::negamax::Searcher;
 use super::ordering::{Picker, QuietOrder, is_tactical};
-use super::score::{DRAW, INFINITY, mated_in};
+use super::score::{DRAW, INFINITY, is_mate, mated_in};
 use super::tt::{Bound, PackedMove};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,8 @@ pub struct RootMoves {
     /// Fewer moves than the position has (`searchmoves`, tablebases): the root's own result
     /// says nothing true of the position and is not stored.
     restricted: bool,
+    /// The root's result in the tablebases, as a score, when the tables rank it.
+    table_score: Option<i32>,
 }
 
 impl RootMoves {
@@ -53,13 +55,25 @@ impl RootMoves {
         RootMoves {
             moves,
             restricted: !only.is_empty(),
+            table_score: None,
         }
     }
 
-    /// Keeps only the moves in `keep` (the tablebases' choice).
-    pub fn restrict(&mut self, keep: &[Move]) {
+    /// Keeps only the moves in `keep`, the tablebases' choice, whose result is `table_score`.
+    pub fn restrict(&mut self, keep: &[Move], table_score: i32) {
         self.moves.retain(|r| keep.contains(&r.mv));
         self.restricted = true;
+        self.table_score = Some(table_score);
+    }
+
+    /// The score a GUI is shown for a line that searched to `score`: the tablebases' result
+    /// when the root is in them, unless the search found a mate, which is surer and
+    /// outranks it. The search itself goes on with its own scores.
+    pub fn shown_score(&self, score: i32) -> i32 {
+        match self.table_score {
+            Some(table) if !is_mate(score) => table,
+            _ => score,
+        }
     }
 
     pub fn restricted(&self) -> bool {
@@ -215,6 +229,7 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
     use shakmaty::CastlingMode;
 
     fn uci(m: Move) -> String {
@@ -246,8 +261,13 @@ mod tests {
             .map(uci)
             .collect();
         assert_eq!(names(&root), legal_order);
-        root.restrict(&[find(&pos, "e2e4")]);
+        assert_eq!(root.shown_score(25), 25);
+        root.restrict(&[find(&pos, "e2e4")], 0);
         assert_eq!(names(&root), ["e2e4"]);
+        // The tables' result replaces every score but a mate.
+        assert_eq!(root.shown_score(25), 0);
+        assert_eq!(root.shown_score(-MATE + 7), -MATE + 7);
+        assert_eq!(root.shown_score(MATE - 3), MATE - 3);
     }
 
     #[test]

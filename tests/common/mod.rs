@@ -212,16 +212,29 @@ pub fn legal_bestmove(pos: &Chess, line: &str) -> shakmaty::Move {
     mv
 }
 
+/// The score of an `info ... score` line: ("cp"|"mate", value).
+pub fn score_of(line: &str) -> Option<(String, i32)> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "score")?;
+    Some((t.get(i + 1)?.to_string(), t.get(i + 2)?.parse().ok()?))
+}
+
 /// The score of the last `info ... score` line among `lines`: ("cp"|"mate", value).
 pub fn last_score(lines: &[String]) -> (String, i32) {
-    let line = lines
+    lines
         .iter()
         .rev()
-        .find(|l| l.contains(" score "))
-        .expect("an info line with a score");
-    let t: Vec<&str> = line.split_whitespace().collect();
-    let i = t.iter().position(|w| *w == "score").expect("score");
-    (t[i + 1].to_string(), t[i + 2].parse().expect("score value"))
+        .find_map(|l| score_of(l))
+        .expect("an info line with a score")
+}
+
+/// The last `info depth` line among `lines` (the report of the deepest iteration).
+pub fn last_info_depth(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info depth line in {lines:?}"))
 }
 
 /// The node count of the last info line among `lines`.
