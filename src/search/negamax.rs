@@ -47,6 +47,44 @@ fn lmr_formula(depth: usize, moves: usize) -> i32 {
     (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
+/// A node's best score and move so far, and its window's lower end as it rises.
+pub(super) struct NodeBest {
+    pub score: i32,
+    pub mv: Option<Move>,
+    pub alpha: i32,
+    /// Alpha as the node was entered, before any move raised it.
+    alpha_orig: i32,
+}
+
+impl NodeBest {
+    pub(super) fn new(floor: i32, alpha: i32, alpha_orig: i32) -> NodeBest {
+        NodeBest {
+            score: floor,
+            mv: None,
+            alpha,
+            alpha_orig,
+        }
+    }
+}
+
+/// Where a move was searched: what a cutoff needs to credit it.
+pub(super) struct Node<'p> {
+    pub pos: &'p Chess,
+    pub ply: usize,
+    pub depth: i32,
+    /// The move that led here, for the counter-move table.
+    pub previous: Option<Move>,
+}
+
+/// What a move's score did to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    Worse,
+    /// It raised alpha (the node's line is now through it).
+    Raised,
+    Cutoff,
+}
+
 /// One thread's view of one search: the shared tables and clock, and its own `ThreadData`.
 pub struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
@@ -347,8 +385,7 @@ impl<'a> Searcher<'a> {
             return if in_check { mated_in(ply) } else { DRAW };
         }
 
-        let mut best = tb_floor;
-        let mut best_move = None;
+        let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
         let mut quiets_tried = MoveList::new();
         let frame = *self.td.stack.at(ply);
         let previous = frame.played;
@@ -364,16 +401,16 @@ impl<'a> Searcher<'a> {
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
-            if selective && i > 0 && !is_tactical(m) && best > -MATE_BOUND {
+            if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
                 late = depth <= params::lmp_max_depth()
                     && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
                 futile = depth <= params::futility_max_depth()
-                    && estimate + params::futility_margin() * depth <= alpha;
+                    && estimate + params::futility_margin() * depth <= node.alpha;
             }
             // A pruned move that cannot give check is skipped without being made.
             if (late || futile) && gives_check(pos, m) == Some(false) {
                 if futile {
-                    best = best.max(estimate + params::futility_margin() * depth);
+                    node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
                 continue;
             }
@@ -384,48 +421,88 @@ impl<'a> Searcher<'a> {
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
                     // the bound stored for this node must not claim less.
-                    best = best.max(estimate + params::futility_margin() * depth);
+                    node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
                 continue;
             }
             let score = self.search_child(
-                &child, m, i, depth, alpha, beta, ply, pv_node, in_check, improving,
+                &child, m, i, depth, node.alpha, beta, ply, pv_node, in_check, improving,
             );
             self.td.pop_move();
             if self.stopped {
-                return best.max(DRAW);
+                return node.score.max(DRAW);
             }
-            if score > best {
-                best = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    self.td.pv.update(ply, m);
-                    if score >= beta {
-                        self.quiet_cutoff(pos, ply, depth, m, &quiets_tried, previous);
-                        break;
-                    }
-                }
-            }
-            if !is_tactical(m) {
-                quiets_tried.push(m);
+            let at = Node {
+                pos,
+                ply,
+                depth,
+                previous,
+            };
+            if self.record(&mut node, &at, m, score, beta, &mut quiets_tried) == Step::Cutoff {
+                break;
             }
         }
 
-        let best = best.min(tb_ceiling);
-        let bound = if best >= beta {
+        node.score = node.score.min(tb_ceiling);
+        self.store_node(key, &node, beta, static_eval, depth, ply);
+        node.score
+    }
+
+    /// The `m` of the node `at` scored `score`: the node keeps its best score and move,
+    /// raises alpha and its line, and on a cutoff the move (if quiet) gains history; a quiet
+    /// move that did not cut off joins `quiets_tried`. The root and the interior share it.
+    pub(super) fn record(
+        &mut self,
+        node: &mut NodeBest,
+        at: &Node,
+        m: Move,
+        score: i32,
+        beta: i32,
+        quiets_tried: &mut MoveList,
+    ) -> Step {
+        let mut step = Step::Worse;
+        if score > node.score {
+            node.score = score;
+            node.mv = Some(m);
+            if score > node.alpha {
+                node.alpha = score;
+                self.td.pv.update(at.ply, m);
+                if score >= beta {
+                    self.quiet_cutoff(at.pos, at.ply, at.depth, m, quiets_tried, at.previous);
+                    return Step::Cutoff;
+                }
+                step = Step::Raised;
+            }
+        }
+        if !is_tactical(m) {
+            quiets_tried.push(m);
+        }
+        step
+    }
+
+    /// Stores a searched node's score as a bound of the window it was searched with.
+    pub(super) fn store_node(
+        &self,
+        key: u64,
+        node: &NodeBest,
+        beta: i32,
+        static_eval: i32,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !self.use_tt {
+            return;
+        }
+        let bound = if node.score >= beta {
             Bound::Lower
-        } else if best > alpha_orig {
+        } else if node.score > node.alpha_orig {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        if self.use_tt {
-            self.tt
-                .store(key, packed, best, static_eval, depth, bound, ply);
-        }
-        best
+        let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
+        self.tt
+            .store(key, packed, node.score, static_eval, depth, bound, ply);
     }
 
     /// Searches the `i`-th move of a node (its `child`) by principal variation search: the

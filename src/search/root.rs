@@ -3,10 +3,10 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::negamax::Searcher;
-use super::ordering::{Picker, QuietOrder, is_tactical};
+use super::negamax::{Node, NodeBest, Searcher, Step};
+use super::ordering::{Picker, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
-use super::tt::{Bound, PackedMove};
+use super::tt::PackedMove;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootMove {
@@ -130,7 +130,7 @@ impl Searcher<'_> {
         candidates: &[RootMove],
         whole: bool,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
         self.td.pv.clear(0);
@@ -158,7 +158,6 @@ impl Searcher<'_> {
             None => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
         };
         let pv_node = beta - alpha > 1;
-        let alpha_orig = alpha;
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
@@ -171,8 +170,7 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { mated_in(0) } else { DRAW };
         }
-        let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut node = NodeBest::new(-INFINITY, alpha, alpha);
         let mut quiets_tried = MoveList::new();
         let frame = *self.td.stack.at(0);
         let order = QuietOrder {
@@ -187,42 +185,31 @@ impl Searcher<'_> {
         for (i, m) in picker.enumerate() {
             let child = self.td.push_move(pos, m, 0);
             // Out of check the root counts as improving (nothing two plies back).
-            let score =
-                self.search_child(&child, m, i, depth, alpha, beta, 0, pv_node, in_check, true);
+            let score = self.search_child(
+                &child, m, i, depth, node.alpha, beta, 0, pv_node, in_check, true,
+            );
             self.td.pop_move();
             if self.stopped {
-                return best.max(DRAW);
+                return node.score.max(DRAW);
             }
-            if score > best {
-                best = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    self.td.pv.update(0, m);
-                    self.root_best = Some((m, score));
-                    if score >= beta {
-                        self.quiet_cutoff(pos, 0, depth, m, &quiets_tried, frame.played);
-                        break;
-                    }
-                }
+            let at = Node {
+                pos,
+                ply: 0,
+                depth,
+                previous: frame.played,
+            };
+            let step = self.record(&mut node, &at, m, score, beta, &mut quiets_tried);
+            if step != Step::Worse {
+                self.root_best = Some((m, score));
             }
-            if !is_tactical(m) {
-                quiets_tried.push(m);
+            if step == Step::Cutoff {
+                break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        if self.use_tt && whole {
-            self.tt
-                .store(key, packed, best, static_eval, depth, bound, 0);
+        if whole {
+            self.store_node(key, &node, beta, static_eval, depth, 0);
         }
-        best
+        node.score
     }
 }
 
