@@ -9,8 +9,8 @@ use shakmaty::{Move, Position};
 
 use crate::eval::nnue::Network;
 use crate::position::Game;
-use crate::search::driver;
-use crate::search::thread::ThreadData;
+use crate::search::driver::{self, Job};
+use crate::search::pool::Pool;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::output::Out;
@@ -103,32 +103,32 @@ pub struct Setup {
     pub net: Option<Arc<Network>>,
 }
 
-pub fn solve(r: &Record, limits: &Limits, setup: &Setup) -> Result<Outcome, String> {
-    let tt = TranspositionTable::new(setup.hash_mb)?;
+/// Searches one position on `pool` (cleared first, so every position starts afresh).
+pub fn solve(r: &Record, limits: &Limits, setup: &Setup, pool: &Pool) -> Result<Outcome, String> {
+    let tt = Arc::new(TranspositionTable::new(setup.hash_mb)?);
+    let job = Job {
+        threads: setup.threads,
+        net: setup.net.clone(),
+        ..Job::new(r.game.clone(), limits.clone(), tt)
+    };
     let clock = Clock::new(
         limits,
         r.game.pos.turn().is_white(),
         0,
         StopToken::detached(),
     );
+    pool.clear();
+    let (result, lines) = driver::search_on(pool, job, clock)?;
+    // Since when the solution has been the best move without a break.
     let mut since: Option<(u64, u32)> = None;
-    let result = driver::search_threads(
-        &r.game,
-        limits,
-        &[],
-        &tt,
-        None,
-        setup.net.as_ref(),
-        &clock,
-        setup.threads,
-        &mut ThreadData::default(),
-        &mut |it| match it.pv.first() {
+    for it in &lines {
+        match it.pv.first() {
             Some(&m) if is_solution(r, m) => {
                 since.get_or_insert((it.elapsed_ms, it.depth));
             }
             _ => since = None,
-        },
-    );
+        }
+    }
     let found = result.best;
     let solved = found.is_some_and(|m| is_solution(r, m));
     if !solved {
@@ -206,6 +206,13 @@ pub fn run_with(
     let mut outcomes = Vec::new();
     let mut total = 0;
     let start = Instant::now();
+    let pool = match Pool::new(setup.threads) {
+        Ok(pool) => pool,
+        Err(e) => {
+            out.line(&format!("error: {e}"));
+            return outcomes;
+        }
+    };
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
@@ -219,7 +226,7 @@ pub fn run_with(
                 continue;
             }
         };
-        match solve(&record, limits, &setup) {
+        match solve(&record, limits, &setup, &pool) {
             Ok(o) => {
                 out.line(&format!(
                     "{:<12} {:<24} found {:<8} {:<8} time {:>6} depth {} nodes {}",
@@ -297,7 +304,7 @@ mod tests {
             threads: 1,
             net: None,
         };
-        let o = solve(&r, &limits, &setup).unwrap();
+        let o = solve(&r, &limits, &setup, &Pool::new(1).unwrap()).unwrap();
         assert!(o.solved);
         assert_eq!(o.found, "Ra8#");
         assert_eq!(o.solved_depth, Some(1));

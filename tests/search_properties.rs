@@ -1,10 +1,13 @@
 //! Properties of the search through the library: agreement with the plain-negamax oracle,
 //! draw rules, and mate scores.
 
+use std::sync::Arc;
+
 use ferrum::position::Game;
 use ferrum::rng::Lcg;
-use ferrum::search::driver;
+use ferrum::search::driver::{self, Job};
 use ferrum::search::negamax::Searcher;
+use ferrum::search::pool::Pool;
 use ferrum::search::reference;
 use ferrum::search::root::RootMoves;
 use ferrum::search::score::{INFINITY, MATE};
@@ -223,20 +226,13 @@ fn search_only(game: &Game, depth: u32, only: &str) -> driver::SearchResult {
         depth: Some(depth),
         ..Limits::default()
     };
-    let only = [game.parse_move(only).unwrap()];
-    let mut td = ThreadData::default();
-    driver::search_threads(
-        game,
-        &limits,
-        &only,
-        &tt,
-        None,
-        None,
-        &clock,
-        1,
-        &mut td,
-        &mut |_| {},
-    )
+    let job = Job {
+        searchmoves: vec![game.parse_move(only).unwrap()],
+        ..Job::new(game.clone(), limits, Arc::new(tt))
+    };
+    driver::search_on(&Pool::new(1).unwrap(), job, clock)
+        .unwrap()
+        .0
 }
 
 #[test]
@@ -284,19 +280,11 @@ fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
         depth: Some(9),
         ..Limits::default()
     };
-    let mut td = ThreadData::default();
-    let r = driver::search_threads(
-        &game,
-        &limits,
-        &[],
-        &tt,
-        None,
-        None,
-        &clock,
-        3,
-        &mut td,
-        &mut |_| {},
-    );
+    let job = Job {
+        threads: 3,
+        ..Job::new(game.clone(), limits.clone(), Arc::new(tt))
+    };
+    let (r, _) = driver::search_on(&Pool::new(3).unwrap(), job, clock).unwrap();
     assert_eq!(r.thread_nodes.len(), 3, "{:?}", r.thread_nodes);
     // Every helper searched, and the reported count is every thread's nodes, no more, no less.
     assert!(
@@ -306,6 +294,8 @@ fn helper_threads_search_and_their_nodes_reach_the_shared_count() {
     );
     assert_eq!(r.last.nodes, r.thread_nodes.iter().sum::<u64>());
     // Alone, the count is the main thread's.
+    let tt = TranspositionTable::new(16).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
     let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
     assert_eq!(r.thread_nodes, vec![r.last.nodes]);
 }

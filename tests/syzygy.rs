@@ -6,14 +6,15 @@ mod common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 
 use ferrum::position::Game;
 use ferrum::rng::Lcg;
-use ferrum::search::driver;
-use ferrum::search::thread::ThreadData;
+use ferrum::search::driver::{self, Job};
+use ferrum::search::pool::Pool;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
-use ferrum::syzygy::{Probe, Tables};
+use ferrum::syzygy::Tables;
 use shakmaty::fen::Fen;
 use shakmaty::{
     Board, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Role, Setup, Square,
@@ -216,17 +217,18 @@ enum Ending {
 
 /// Plays `start` out: `with_tables` moves with tables (when given), the other side without;
 /// 1,500 nodes a move each, up to 200 plies.
-fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
+fn play_out(start: &Chess, tb: Option<&Arc<Tables>>, with_tables: Color) -> Ending {
     let mut game = Game::from_fen(&fen(start), false).unwrap();
+    // Each side has its own table, and its own thread that keeps its history.
     let tts = [
-        TranspositionTable::new(8).unwrap(),
-        TranspositionTable::new(8).unwrap(),
+        Arc::new(TranspositionTable::new(8).unwrap()),
+        Arc::new(TranspositionTable::new(8).unwrap()),
     ];
+    let pools = [Pool::new(1).unwrap(), Pool::new(1).unwrap()];
     let limits = Limits {
         nodes: Some(1500),
         ..Limits::default()
     };
-    let mut heuristics = [ThreadData::default(), ThreadData::default()];
     for _ in 0..200 {
         let pos = &game.pos;
         if pos.is_checkmate() {
@@ -245,25 +247,16 @@ fn play_out(start: &Chess, tb: Option<&Tables>, with_tables: Color) -> Ending {
             return Ending::Drawn;
         }
         let side = pos.turn();
-        let probe = tb.filter(|_| side == with_tables).map(|tables| Probe {
-            tables,
-            depth: 1,
-            limit: tables.max_pieces,
-        });
         let clock = Clock::new(&limits, side.is_white(), 0, StopToken::detached());
         let i = side as usize;
-        let r = driver::search_threads(
-            &game,
-            &limits,
-            &[],
-            &tts[i],
-            probe,
-            None,
-            &clock,
-            1,
-            &mut heuristics[i],
-            &mut |_| {},
-        );
+        let tables = tb.filter(|_| side == with_tables);
+        let job = Job {
+            tables: tables.cloned(),
+            probe_depth: 1,
+            probe_limit: tables.map_or(0, |t| t.max_pieces),
+            ..Job::new(game.clone(), limits.clone(), Arc::clone(&tts[i]))
+        };
+        let (r, _) = driver::search_on(&pools[i], job, clock).unwrap();
         game.play(r.best.expect("a legal move"));
     }
     Ending::Unfinished
@@ -290,7 +283,7 @@ fn won_positions(t: &Tables, per_material: usize, seed: u64) -> Vec<Chess> {
 
 #[test]
 fn with_tables_ferrum_converts_won_four_man_endings_and_holds_draws() {
-    let t = tables();
+    let t = Arc::new(tables());
     let won = won_positions(&t, 11, 77);
     assert_eq!(won.len(), 55);
     let mut failed = Vec::new();

@@ -1,6 +1,7 @@
 //! Iterative deepening: searches depth 1, 2, ... until a limit, reporting each iteration and
 //! keeping the best move of the deepest finished one.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -8,7 +9,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::negamax::Searcher;
 use super::params;
-use super::pool::{Helpers, start_helpers};
+use super::pool::{Helpers, Pool, panic_message, start_helpers};
 use super::root::RootMoves;
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::thread::ThreadData;
@@ -162,6 +163,22 @@ pub struct Job {
 }
 
 impl Job {
+    /// One thread, every root move, no tablebases, the hand-written evaluation: set the
+    /// fields for more.
+    pub fn new(game: Game, limits: Limits, tt: Arc<TranspositionTable>) -> Job {
+        Job {
+            game,
+            limits,
+            tt,
+            tables: None,
+            probe_depth: 1,
+            probe_limit: 0,
+            threads: 1,
+            searchmoves: Vec::new(),
+            net: None,
+        }
+    }
+
     fn probe(&self) -> Option<Probe<'_>> {
         self.tables.as_deref().map(|tables| Probe {
             tables,
@@ -237,75 +254,33 @@ pub fn search_pool(
     result
 }
 
-/// Lazy SMP: `threads - 1` helpers search the same root through the shared table, so the
-/// main thread finds more of its tree already searched. Helpers start at alternating depths
-/// to spread out; only the main thread reports, decides time and picks the move. Node counts
-/// are summed over all threads. The main thread orders quiet moves by `heuristics`, the
-/// history of the game so far, and leaves in it what this search learnt; helpers start with
-/// empty heuristics each time.
-///
-/// With tablebases, a root in the tables is searched over the moves that keep its best
-/// result (see `syzygy::Tables::root_moves`), and positions below it are probed.
-#[allow(clippy::too_many_arguments)]
-pub fn search_threads(
-    game: &Game,
-    limits: &Limits,
-    searchmoves: &[Move],
-    tt: &TranspositionTable,
-    tb: Option<Probe>,
-    net: Option<&Arc<Network>>,
-    clock: &Clock,
-    threads: usize,
-    td: &mut ThreadData,
-    report: &mut dyn FnMut(&Iteration),
-) -> SearchResult {
-    tt.new_search();
-    let root = root_moves(game, searchmoves, tb);
-    let context = Context {
-        game,
-        limits,
-        tt,
-        tb,
-        root: &root,
-        net,
-    };
-    if threads <= 1 {
-        return main_search(&context, clock, None, td, report);
+/// Runs `job` on `pool` and waits for it: the result and every line reported on the way.
+/// For tools and tests that search one position at a time; each thread keeps what it learnt
+/// for the next search unless the pool is cleared. Err with the panic's message if the
+/// search panicked (the pool survives).
+pub fn search_on(
+    pool: &Pool,
+    job: Job,
+    clock: Clock,
+) -> Result<(SearchResult, Vec<Iteration>), String> {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    let job = Arc::new(job);
+    pool.run(move |td, helpers| {
+        let mut lines = Vec::new();
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            search_pool(&job, helpers, &clock, td, &mut |it| lines.push(it.clone()))
+        }));
+        let _ = tx.send(
+            run.map(|r| (r, lines))
+                .map_err(|p| panic_message(p.as_ref())),
+        );
+    })
+    .wait();
+    match rx.recv() {
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(msg)) => Err(format!("the search panicked: {msg}")),
+        Err(_) => Err("the search thread is gone".to_string()),
     }
-    let shared = AtomicU64::new(0);
-    let abort = Arc::new(AtomicBool::new(false));
-    let mut result = std::thread::scope(|scope| {
-        let mut helpers = Vec::new();
-        for id in 1..threads {
-            let helper_clock =
-                Clock::helper(clock.token().clone(), Arc::clone(&abort), limits.nodes);
-            let shared = &shared;
-            let spawned = std::thread::Builder::new()
-                .name(format!("helper {id}"))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut td = ThreadData::default();
-                    helper_search(&context, &helper_clock, shared, id, &mut td)
-                });
-            match spawned {
-                Ok(handle) => helpers.push(handle),
-                Err(e) => log::warn!("helper thread {id} not started: {e}"),
-            }
-        }
-        let mut result = main_search(&context, clock, Some(&shared), td, report);
-        abort.store(true, Ordering::Relaxed);
-        for handle in helpers {
-            // A helper's panic is the search's panic, as if the scope had passed it on.
-            let nodes = handle
-                .join()
-                .unwrap_or_else(|payload| std::panic::resume_unwind(payload));
-            result.thread_nodes.push(nodes);
-        }
-        result
-    });
-    // Every thread has added all its nodes by now.
-    result.last.nodes = shared.load(Ordering::Relaxed);
-    result
 }
 
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
