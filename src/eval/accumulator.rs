@@ -1,7 +1,8 @@
 //! The NNUE's accumulators: the first layer's sums of one position for both perspectives,
-//! made from scratch at the root and brought up to date from the parent's on every move.
+//! made from scratch at the root and brought up to date from the parent's on every move;
+//! `Network::evaluate` scores a position from sums made afresh.
 
-use shakmaty::{Board, Color, Piece, Role, Square};
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 #[cfg(target_arch = "x86_64")]
 use super::nnue::has_avx2;
@@ -63,6 +64,16 @@ const DUMMY: Piece = Piece {
     color: Color::White,
     role: Role::Pawn,
 };
+
+impl Network {
+    /// The evaluation of `pos` from the side to move, in centipawns, from sums made from
+    /// scratch.
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        let mut acc = Accumulator::with_hidden(self.hidden);
+        acc.refresh(self, pos.board());
+        acc.evaluate(self, pos.turn())
+    }
+}
 
 impl Accumulator {
     /// An accumulator with room for `hidden` sums per perspective, so updates never allocate.

@@ -1,5 +1,6 @@
 //! The NNUE network: its inputs (768 per side: colour x piece x square, from that side's
-//! view), the quantised file format `ferrum train` writes, and inference by full refresh.
+//! view), the quantised file format `ferrum train` writes, and the output layer over the
+//! first layer's sums (which `accumulator.rs` makes; it also evaluates a position afresh).
 //!
 //! Layout: 768 -> H (one weight matrix shared by both perspectives) -> the side to move's H
 //! and the other side's H, concatenated -> 1. Activation CReLU (clamp to [0, 1]) or SCReLU
@@ -13,7 +14,7 @@
 //! 12..14  QA           14..16 QB                  16..24 hash of the training settings
 //! ```
 
-use shakmaty::{Chess, Color, Piece, Position, Square};
+use shakmaty::{Color, Piece, Square};
 
 pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
@@ -231,14 +232,6 @@ impl Network {
         let out = sum + i64::from(self.b2);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
-
-    /// The evaluation of `pos` from the side to move, in centipawns, from sums made from
-    /// scratch.
-    pub fn evaluate(&self, pos: &Chess) -> i32 {
-        let mut acc = Accumulator::with_hidden(self.hidden);
-        acc.refresh(self, pos.board());
-        acc.evaluate(self, pos.turn())
-    }
 }
 
 /// Whether the CPU has AVX2 (asked once; the answer is cached by the standard library).
@@ -288,8 +281,6 @@ fn screlu_dot(sums: &[i32], weights: &[i16]) -> i64 {
     }
     total
 }
-
-pub use super::accumulator::Accumulator;
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,8 @@ use super::ordering::Heuristics;
 use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
-use crate::eval::nnue::{Accumulator, Network};
+use crate::eval::accumulator::Accumulator;
+use crate::eval::nnue::Network;
 use crate::eval::{PawnCache, evaluate_with};
 
 /// Accumulators per thread: one per ply up to `MAX_PLY` (quiescence evaluates there) and a

@@ -4,7 +4,8 @@
 use clap::Args;
 use shakmaty::{Color, Position as _, Role, Square};
 
-use super::svg::{Cell, Diagram, Style, render};
+use super::style::{Cell, Diagram, Style};
+use super::svg::render;
 use super::{Algorithm, Picture, Settings, record};
 use crate::connect4::position::{CELLS, HEIGHT, WIDTH};
 use crate::connect4::{Board, Position};

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::svg::{
+use super::style::{
     CELL, CUT, Diagram, LINE, MARGIN, PV_FILL, PV_STROKE, SMALL, Style, escape, text_width,
 };
 use super::{Algorithm, Picture};

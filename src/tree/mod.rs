@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod legend;
 pub mod record;
+pub mod style;
 pub mod svg;
 
 use crate::negamax::{self, Effort, Game, INF, Observer, Silent, Table};
