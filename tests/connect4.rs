@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use ferrum::connect4::cli::{bench_set, parse_line};
 use ferrum::connect4::position::CELLS;
+use ferrum::connect4::sets::{bench_set, parse_line};
 use ferrum::connect4::{Board, Position, Solver};
 use ferrum::negamax::{self, Effort, INF, Silent, Table};
 

@@ -1,8 +1,8 @@
 //! Datagen's result labels on games whose winner is known from the start: a label given to
 //! the wrong side (a flipped colour or score sign) fails here.
 
-use ferrum::datagen::{Config, Format, run};
-use ferrum::packed::{Outcome, read_records};
+use ferrum::learn::datagen::{Config, Format, run};
+use ferrum::learn::packed::{Outcome, read_records};
 
 /// The result label of every position written for games played from `fen` (no random plies,
 /// so every game starts there).

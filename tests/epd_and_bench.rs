@@ -19,7 +19,7 @@ fn bench_node_count_is_deterministic() {
     assert!(nodes(&a) > 1000);
     assert_eq!(
         a.lines().filter(|l| l.starts_with("position")).count(),
-        ferrum::bench::POSITIONS.len()
+        ferrum::measure::bench::POSITIONS.len()
     );
 }
 

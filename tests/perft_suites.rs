@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use ferrum::perft::{PerftConfig, run_suite};
+use ferrum::measure::perft::{PerftConfig, run_suite};
 use ferrum::uci::output::Out;
 
 fn quiet() -> Out {

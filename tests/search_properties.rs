@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use ferrum::position::Game;
-use ferrum::rng::Lcg;
+use ferrum::basics::position::Game;
+use ferrum::basics::rng::Lcg;
 use ferrum::search::driver::{self, Job};
 use ferrum::search::negamax::Searcher;
 use ferrum::search::pool::Pool;
@@ -19,7 +19,7 @@ use shakmaty::{Chess, Position};
 /// Positions reached by random legal moves from varied starts: openings, middlegames with
 /// captures available, endgames.
 fn sample_positions(count: usize) -> Vec<Game> {
-    let starts = ferrum::bench::POSITIONS;
+    let starts = ferrum::measure::bench::POSITIONS;
     let mut rng = Lcg(0x00C0_FFEE);
     let mut out = Vec::new();
     while out.len() < count {
@@ -306,7 +306,7 @@ fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() 
     // set last must follow from its own reports: how many iterations the best move has
     // stood, and how far the score fell in the last one.
     let mut seen = std::collections::BTreeSet::new();
-    for fen in &ferrum::bench::POSITIONS[..12] {
+    for fen in &ferrum::measure::bench::POSITIONS[..12] {
         let game = Game::from_fen(fen, false).unwrap();
         let tt = TranspositionTable::new(4).unwrap();
         let limits = Limits {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Session, last_info_depth, legal_bestmove, position};
-use ferrum::strength::{ELO_MAX, ELO_MIN, Strength};
+use ferrum::play::strength::{ELO_MAX, ELO_MIN, Strength};
 
 /// The `nodes` and `pv` of the last `info depth` line.
 fn last_info(lines: &[String]) -> (u64, Vec<String>) {

@@ -8,13 +8,13 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use ferrum::position::Game;
-use ferrum::rng::Lcg;
+use ferrum::basics::position::Game;
+use ferrum::basics::rng::Lcg;
 use ferrum::search::driver::{self, Job};
 use ferrum::search::pool::Pool;
+use ferrum::search::syzygy::Tables;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
-use ferrum::syzygy::Tables;
 use shakmaty::fen::Fen;
 use shakmaty::{
     Board, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Role, Setup, Square,
@@ -242,7 +242,7 @@ fn play_out(start: &Chess, tb: Option<&Arc<Tables>>, with_tables: Color) -> Endi
         if pos.is_stalemate()
             || pos.is_insufficient_material()
             || pos.halfmoves() >= 100
-            || ferrum::position::is_repetition_draw(&keys, pos.halfmoves(), 0)
+            || ferrum::basics::position::is_repetition_draw(&keys, pos.halfmoves(), 0)
         {
             return Ending::Drawn;
         }

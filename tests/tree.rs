@@ -3,11 +3,11 @@
 
 use std::process::Command;
 
+use ferrum::basics::position::Game as ChessGame;
 use ferrum::connect4::{Board, Position};
 use ferrum::negamax::{Effort, Exit, Game, Silent};
-use ferrum::position::Game as ChessGame;
 use ferrum::search::reference::ChessLine;
-use ferrum::tree::cli::{chess_picture, chess_value, connect4_picture, connect4_value};
+use ferrum::tree::games::{chess_picture, chess_value, connect4_picture, connect4_value};
 use ferrum::tree::svg::render;
 use ferrum::tree::{Algorithm, BUDGET, Limited, Picture, Settings, run};
 

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::progress;
-use crate::epd;
+use crate::basics::position::Game;
 use crate::eval::net_file::{self, LoadedNet};
 use crate::eval::nnue::Network;
-use crate::perft::{self, PerftConfig};
-use crate::position::Game;
+use crate::measure::epd;
+use crate::measure::perft::{self, PerftConfig};
 use crate::search::time::Limits;
 use crate::uci::output::Out;
 
@@ -66,7 +66,7 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     if let Some(n) = &net {
         out.line(&format!("nnue: {}", n.describe()));
     }
-    crate::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out);
+    crate::measure::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out);
     Ok(())
 }
 
@@ -248,7 +248,7 @@ pub fn tb(args: TbArgs) -> Result<(), String> {
         None => std::env::var("SYZYGY_PATH")
             .map_err(|_| "tb: give --path DIRS or set SYZYGY_PATH".to_string())?,
     };
-    let (tables, messages) = crate::syzygy::Tables::load(&path);
+    let (tables, messages) = crate::search::syzygy::Tables::load(&path);
     for m in messages.iter().filter(|m| m.starts_with("error")) {
         eprintln!("tb: {m}");
     }

@@ -6,8 +6,8 @@ use clap::{Args, ValueEnum};
 
 use super::chess::{NetArgs, read_file};
 use super::progress;
-use crate::datagen;
-use crate::tune;
+use crate::learn::datagen;
+use crate::learn::tune;
 
 /// How `datagen` writes the positions it keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -59,8 +59,8 @@ pub struct DatagenArgs {
 /// games on stderr.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     if let Some(path) = &args.stats {
-        let records = crate::packed::read_file(path, "datagen")?;
-        for line in crate::packed::stats(&records) {
+        let records = crate::learn::packed::read_file(path, "datagen")?;
+        for line in crate::learn::packed::stats(&records) {
             println!("{line}");
         }
         return Ok(());
@@ -99,7 +99,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         .open(path)
         .map_err(|e| format!("cannot open '{path}': {e}"))?;
     if format == datagen::Format::Packed {
-        let cut = crate::packed::trim_cut_record(&mut file)?;
+        let cut = crate::learn::packed::trim_cut_record(&mut file)?;
         if cut > 0 {
             eprintln!(
                 "datagen: warning: dropped a cut record of {cut} bytes at the end of '{path}'"
@@ -107,8 +107,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         }
     }
     if let Some(text_path) = &args.convert {
-        let (records, bad) = crate::packed::convert_text(&read_file(text_path)?);
-        crate::packed::write_records(&mut file, &records)
+        let (records, bad) = crate::learn::packed::convert_text(&read_file(text_path)?);
+        crate::learn::packed::write_records(&mut file, &records)
             .map_err(|e| format!("cannot write '{path}': {e}"))?;
         println!(
             "{} positions converted to {path} ({bad} bad lines skipped)",
@@ -175,7 +175,7 @@ pub struct TuneArgs {
     /// Fit only material and the terms, not the piece-square tables
     #[arg(long)]
     pub freeze_squares: bool,
-    /// Write the tuned weights as Rust source here (default: stdout), e.g. src/eval_params.rs
+    /// Write the tuned weights as Rust source here (default: stdout), e.g. src/eval/tuned.rs
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
 }

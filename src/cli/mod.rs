@@ -2,9 +2,11 @@
 //! each subcommand is a variant whose flags carry their help, run by its own module.
 
 pub mod chess;
+pub mod connect4;
 pub mod data;
 pub mod progress;
 pub mod train;
+pub mod tree;
 
 use clap::{Parser, Subcommand};
 
@@ -50,9 +52,9 @@ pub enum Command {
     /// Train the NNUE from packed self-play records
     Train(train::TrainArgs),
     /// The Connect-Four solver: score positions or benchmark test sets
-    Connect4(crate::connect4::cli::Connect4Args),
+    Connect4(connect4::Connect4Args),
     /// Draw the tree a search visits as SVG
-    Tree(crate::tree::cli::TreeArgs),
+    Tree(tree::TreeArgs),
 }
 
 /// Runs the command line's choice: the UCI loop when no subcommand is given.
@@ -70,8 +72,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Datagen(a) => data::datagen(a),
         Command::Tune(a) => data::tune(a),
         Command::Train(a) => train::run(a),
-        Command::Connect4(a) => crate::connect4::cli::run(a),
-        Command::Tree(a) => crate::tree::cli::run(a),
+        Command::Connect4(a) => connect4::run(a),
+        Command::Tree(a) => tree::run(a),
     }
 }
 

@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::progress;
 use crate::eval::nnue::Activation;
-use crate::train::{self, Adam, Outputs, Params, Sample, Settings};
+use crate::learn::train::{self, Adam, Outputs, Params, Sample, Settings};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -87,7 +87,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let (data, dir) = (&args.data, &args.out);
     let mut samples = Vec::new();
     for path in data.split(',') {
-        let records = crate::packed::read_file(path, "train")?;
+        let records = crate::learn::packed::read_file(path, "train")?;
         let before = samples.len();
         samples.extend(
             records

@@ -244,9 +244,9 @@ fn add2_sub2(out: &mut [i32], from: &[i32], add: [&[i16]; 2], sub: [&[i16]; 2]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::position::Game;
+    use crate::basics::rng::Lcg;
     use crate::eval::nnue::{Activation, INPUTS};
-    use crate::position::Game;
-    use crate::rng::Lcg;
     use shakmaty::Position;
 
     /// A net with varied made-up weights, enough to tell any two inputs apart.
@@ -367,7 +367,7 @@ mod tests {
             .collect();
         let mut outputs = 0;
         for game in 0..20 {
-            let mut pos = Game::from_fen(crate::position::STARTPOS, false)
+            let mut pos = Game::from_fen(crate::basics::position::STARTPOS, false)
                 .unwrap()
                 .pos;
             let mut acc = Accumulator::with_hidden(hidden);

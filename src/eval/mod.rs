@@ -1,6 +1,6 @@
 //! Static evaluation, always from the side to move. Every term has a middlegame and an
 //! endgame value, blended by how much material is left (tapering); all of them, the square
-//! tables included, are weights in `eval_params.rs` that `ferrum tune` fits to game results.
+//! tables included, are weights in `tuned.rs` that `ferrum tune` fits to game results.
 
 pub mod accumulator;
 mod info;
@@ -14,6 +14,7 @@ mod scale;
 #[cfg(test)]
 mod testing;
 mod threats;
+pub mod tuned;
 pub mod weights;
 
 use std::cell::RefCell;

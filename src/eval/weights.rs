@@ -1,10 +1,10 @@
 //! The weight layout: every tuned weight is a middlegame/endgame pair, declared once in the
 //! typed `Weights` struct with the names `ferrum tune` writes beside it. The values live in
-//! `eval_params.rs` as a flat array, which is the slice view the tuner reads and writes.
+//! `eval/tuned.rs` as a flat array, which is the slice view the tuner reads and writes.
 
 use std::mem::{offset_of, size_of};
 
-use crate::eval_params::PARAMS;
+use crate::eval::tuned::PARAMS;
 
 /// A middlegame and an endgame value, blended later by the game phase.
 #[repr(C)]
@@ -46,7 +46,7 @@ impl std::ops::Mul<i32> for Pair {
 }
 
 /// One field of `Weights`: where its pairs start in the flat view, how many there are, and
-/// the names `eval_params.rs` writes beside them.
+/// the names `eval/tuned.rs` writes beside them.
 pub struct Field {
     pub index: usize,
     pub pairs: usize,
@@ -201,7 +201,7 @@ pub mod param {
     pub const SAFE_CHECK: usize = at!(safe_check);
     pub const COUNT: usize = super::COUNT;
 
-    /// How `eval_params.rs` is laid out: (first index, pairs on the line, comment). Square
+    /// How `eval/tuned.rs` is laid out: (first index, pairs on the line, comment). Square
     /// tables go a rank to a line.
     pub fn rows() -> Vec<(usize, usize, String)> {
         let mut rows = Vec::new();

@@ -15,9 +15,9 @@ use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::thread::ThreadData;
 use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
+use crate::basics::position::{Game, zobrist};
 use crate::eval::nnue::Network;
-use crate::position::{Game, zobrist};
-use crate::syzygy::{Probe, Tables};
+use crate::search::syzygy::{Probe, Tables};
 
 /// What one iteration found, as the protocol layer reports it.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 
 pub mod driver;
 pub mod negamax;
+pub mod node;
 pub mod ordering;
 pub mod params;
 pub mod pool;
@@ -11,6 +12,7 @@ pub mod root;
 pub mod score;
 pub mod see;
 pub mod stack;
+pub mod syzygy;
 pub mod thread;
 pub mod time;
 pub mod tt;

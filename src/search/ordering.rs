@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn checking_exchanges_late_gives_the_order_of_scoring_them_all_first() {
-        use crate::rng::Lcg;
+        use crate::basics::rng::Lcg;
         let mut rng = Lcg(7);
         let mut h = Heuristics::default();
         let mut compared = 0;

@@ -7,9 +7,9 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::is_tactical;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use crate::basics::position::{is_draw_by_rule, zobrist};
 use crate::eval::evaluate;
 use crate::negamax::{Effort, Game, Silent};
-use crate::position::{is_draw_by_rule, zobrist};
 
 /// Exact minimax value of `pos` searched `depth` plies full-width, then captures and
 /// promotions (all evasions in check) to the end. `keys` end with the key of `pos`.
@@ -192,12 +192,12 @@ fn pruned_quiescence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Game as ChessGame;
+    use crate::basics::position::Game as ChessGame;
 
     #[test]
     fn pruned_quiescence_finds_the_unpruned_value_with_fewer_nodes() {
         let (mut compared, mut saved) = (0, 0);
-        for fen in crate::bench::POSITIONS {
+        for fen in crate::measure::bench::POSITIONS {
             let pos = ChessGame::from_fen(fen, false).unwrap().pos;
             let mut all = Effort::with_budget(100_000);
             let Some(slow) = quiescence(&pos, 0, &mut all) else {

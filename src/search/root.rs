@@ -3,7 +3,8 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::negamax::{Node, NodeBest, Searcher, Step};
+use super::negamax::Searcher;
+use super::node::{Node, NodeBest, Step};
 use super::ordering::{Picker, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
 use super::tt::PackedMove;

@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::score::{INFINITY, MAX_PLY};
-use crate::position::{child_zobrist, is_draw_by_rule, null_zobrist};
+use crate::basics::position::{child_zobrist, is_draw_by_rule, null_zobrist};
 
 /// Frames below ply 0, so that `ply - OFFSET` is always a valid index.
 pub const OFFSET: usize = 2;
@@ -141,7 +141,7 @@ impl SearchStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Game;
+    use crate::basics::position::Game;
     use shakmaty::CastlingMode;
 
     fn find(pos: &Chess, uci: &str) -> Move {
@@ -168,7 +168,7 @@ mod tests {
         let root_key = s.key();
         let e4 = find(&game.pos, "e2e4");
         let child = s.push_move(&game.pos, e4, 0);
-        assert_eq!(s.key(), crate::position::zobrist(&child));
+        assert_eq!(s.key(), crate::basics::position::zobrist(&child));
         assert_eq!(s.at(1).played, Some(e4));
         assert_eq!(s.line_len(), 2);
         s.pop();

@@ -137,8 +137,8 @@ impl ThreadData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::position::Game;
     use crate::eval::net_file;
-    use crate::position::Game;
     use crate::search::negamax::Searcher;
     use crate::search::root::RootMoves;
     use crate::search::score::INFINITY;

@@ -2,7 +2,7 @@
 //! negamax (plain, alpha-beta, or alpha-beta with a table) with a recorder watching, over a
 //! chess or Connect-Four position, optionally only the first few moves of each node.
 
-pub mod cli;
+pub mod games;
 pub mod legend;
 pub mod record;
 pub mod style;

@@ -357,7 +357,7 @@ fn write_item(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::cli::connect4_value;
+    use crate::tree::games::connect4_value;
     use crate::tree::record::Cutoff;
     use crate::tree::{Algorithm, Settings};
 

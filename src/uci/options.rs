@@ -3,8 +3,8 @@
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 use crate::eval::net_file;
+use crate::play::strength;
 use crate::search::params;
-use crate::strength;
 
 pub const HASH_DEFAULT_MB: usize = 16;
 pub const HASH_MAX_MB: usize = 65_536;

@@ -4,7 +4,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
-use crate::engine::{Engine, Message};
+use crate::play::engine::{Engine, Message};
 use crate::search::time::{Signals, StopToken};
 use crate::uci::output::Out;
 use crate::uci::parse::{Command, parse_line};

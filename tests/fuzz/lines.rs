@@ -155,7 +155,7 @@ const ODD_NUMBERS: &[&str] = &[
 
 fn fen_pool(rng: &mut Rng) -> String {
     if rng.chance(50) {
-        rng.pick(ferrum::bench::POSITIONS).to_string()
+        rng.pick(ferrum::measure::bench::POSITIONS).to_string()
     } else {
         rng.pick(SPECIAL_FENS).to_string()
     }

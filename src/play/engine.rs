@@ -7,20 +7,21 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
 
+use crate::basics::position::Game;
+use crate::eval;
 use crate::eval::net_file::{self, LoadedNet};
 use crate::eval::nnue::Network;
-use crate::position::Game;
+use crate::measure::{bench, perft};
+use crate::play::strength::Strength;
 use crate::search::driver::{self, Job, SearchResult};
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
+use crate::search::syzygy::Tables;
 use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::{self, TranspositionTable};
-use crate::strength::Strength;
-use crate::syzygy::Tables;
 use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
 use crate::uci::parse::Command;
-use crate::{bench, eval, perft};
 
 pub const NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the Ferrum developers";

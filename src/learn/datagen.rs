@@ -11,10 +11,10 @@ use crossbeam_channel::{Receiver, Sender};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
+use crate::basics::position::{Game, is_draw_by_rule};
+use crate::basics::rng::Lcg;
 use crate::eval::nnue::Network;
-use crate::packed::{self, Outcome, Record};
-use crate::position::{Game, is_draw_by_rule};
-use crate::rng::Lcg;
+use crate::learn::packed::{self, Outcome, Record};
 use crate::search::driver;
 use crate::search::ordering::is_tactical;
 use crate::search::score::{MATE_BOUND, is_mate};

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::basics::position::Game;
 use crate::eval::nnue::Network;
-use crate::position::Game;
 use crate::search::driver;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;

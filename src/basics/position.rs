@@ -358,7 +358,7 @@ mod tests {
     /// against the full hash and the check test against the move made, at every ply.
     /// Returns how many castlings, en passant captures, promotions and null moves it played.
     fn random_games(fen: &str, mode: CastlingMode, seed: u64) -> [usize; 4] {
-        use crate::rng::Lcg;
+        use crate::basics::rng::Lcg;
         let mut rng = Lcg(seed);
         let mut seen = [0; 4];
         let start: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();

@@ -274,7 +274,7 @@ fn read_magic(file: &Path) -> std::io::Result<[u8; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Game;
+    use crate::basics::position::Game;
 
     /// The tables the tests use, copied into the repository.
     pub const TEST_TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use shakmaty::{CastlingMode, Chess, Position};
 
-use crate::position::{Game, zobrist};
+use crate::basics::position::{Game, zobrist};
 use crate::search::time::StopToken;
 use crate::search::tt::{Slot, slot_table};
 use crate::uci::output::Out;

@@ -2,8 +2,8 @@
 //! gradient of the loss (split over threads) and the quantisation into the engine's `Network`.
 
 use super::{Sample, sigmoid};
+use crate::basics::rng::Lcg;
 use crate::eval::nnue::{Activation, INPUTS, Network, QA, QB};
-use crate::rng::Lcg;
 
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
@@ -182,10 +182,10 @@ mod tests {
     use shakmaty::Color;
 
     use super::*;
+    use crate::basics::position::Game;
     use crate::eval::nnue::{self, SCALE};
-    use crate::packed::{Outcome, Record};
-    use crate::position::Game;
-    use crate::train::testing::{SET, samples};
+    use crate::learn::packed::{Outcome, Record};
+    use crate::learn::train::testing::{SET, samples};
 
     #[test]
     fn the_gradient_agrees_with_finite_differences() {

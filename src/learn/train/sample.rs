@@ -4,9 +4,9 @@
 use shakmaty::Color;
 
 use super::sigmoid;
+use crate::basics::rng::Lcg;
 use crate::eval::nnue::{self, SCALE};
-use crate::packed::Record;
-use crate::rng::Lcg;
+use crate::learn::packed::Record;
 
 /// One training position: the White-view input indices, whose move it is, and the target.
 #[derive(Clone, Copy, Debug)]
@@ -87,7 +87,7 @@ pub(super) fn shuffle(set: &mut [Sample], rng: &mut Lcg) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::testing::{SET, samples};
+    use crate::learn::train::testing::{SET, samples};
 
     #[test]
     fn a_mirrored_sample_is_the_mirrored_position_and_castling_ones_are_kept_as_they_are() {

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use super::sample::shuffle;
 use super::{Adam, Curve, Params, Sample, curve_svg, learning_rate, write_checkpoint};
+use crate::basics::rng::Lcg;
 use crate::eval::nnue::Activation;
-use crate::rng::Lcg;
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -124,8 +124,8 @@ pub fn train(
 mod tests {
     use super::*;
     use crate::eval::nnue::Network;
-    use crate::train::read_checkpoint;
-    use crate::train::testing::{SET, samples};
+    use crate::learn::train::read_checkpoint;
+    use crate::learn::train::testing::{SET, samples};
 
     #[test]
     fn training_a_tiny_net_lowers_the_loss_and_resumes_from_its_checkpoint() {

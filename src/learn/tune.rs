@@ -7,9 +7,9 @@
 
 use std::fmt::Write as _;
 
+use crate::basics::position::Game;
 use crate::eval::weights::WEIGHTS;
 use crate::eval::{self, FULL_SCALE, MAX_PHASE, param};
-use crate::position::Game;
 
 /// One training position, reduced to what the loss needs.
 pub struct Sample {
@@ -185,7 +185,7 @@ pub fn tune(
     }
 }
 
-/// The Rust source of `eval_params.rs` for these weights.
+/// The Rust source of `eval/tuned.rs` for these weights.
 pub fn params_source(weights: &[i32], note: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -208,7 +208,7 @@ pub fn params_source(weights: &[i32], note: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval_params::PARAMS;
+    use crate::eval::tuned::PARAMS;
 
     fn samples() -> Vec<Sample> {
         let text = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1;1.0\n\

@@ -7,8 +7,8 @@ use std::time::Instant;
 use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
+use crate::basics::position::Game;
 use crate::eval::nnue::Network;
-use crate::position::Game;
 use crate::search::driver::{self, Job};
 use crate::search::pool::Pool;
 use crate::search::time::{Clock, Limits, StopToken};

@@ -3,7 +3,7 @@
 //! rises, so the weaker play still looks like chess. The mapping from Elo to these two
 //! settings is calibrated by games (README, "Playing strength").
 
-use crate::rng::Lcg;
+use crate::basics::rng::Lcg;
 
 pub const ELO_MIN: u32 = 1200;
 pub const ELO_MAX: u32 = 2050;

@@ -266,7 +266,7 @@ pub fn convert_text(text: &str) -> (Vec<Record>, usize) {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let parsed = line.split_once(';').and_then(|(fen, result)| {
             let result: f32 = result.trim().parse().ok()?;
-            let game = crate::position::Game::from_fen(fen, false).ok()?;
+            let game = crate::basics::position::Game::from_fen(fen, false).ok()?;
             Some(Record::pack(
                 &game.pos,
                 None,
@@ -345,7 +345,7 @@ pub fn stats(records: &[Record]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Game;
+    use crate::basics::position::Game;
     use shakmaty::fen::Fen;
 
     fn fen(pos: &Chess) -> String {
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn records_give_back_the_position_score_and_result() {
         for (text, score) in [
-            (crate::position::STARTPOS, Some(17)),
+            (crate::basics::position::STARTPOS, Some(17)),
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 3 21",
                 Some(-250),
@@ -411,8 +411,8 @@ mod tests {
     fn text_converts_with_results_and_no_score() {
         let text = format!(
             "{};1.0\n8/8/4k3/8/8/8/3PK3/8 b - - 0 1;0.0\nnot a fen;0.5\n{};x\n",
-            crate::position::STARTPOS,
-            crate::position::STARTPOS
+            crate::basics::position::STARTPOS,
+            crate::basics::position::STARTPOS
         );
         let (records, bad) = convert_text(&text);
         assert_eq!(bad, 2);

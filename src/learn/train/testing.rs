@@ -2,8 +2,8 @@
 //! game result (White's view), and the samples made from them.
 
 use super::Sample;
-use crate::packed::{Outcome, Record};
-use crate::position::Game;
+use crate::basics::position::Game;
+use crate::learn::packed::{Outcome, Record};
 
 pub const SET: [(&str, i32, f32); 4] = [
     (

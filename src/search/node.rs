@@ -1,0 +1,129 @@
+//! A node's bookkeeping as its moves are searched, shared by the root and the interior:
+//! the best score and move so far, alpha and the line as they rise, the cutoff's credit to
+//! move ordering, and the result stored in the table as a bound of the window.
+
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use super::negamax::Searcher;
+use super::ordering::is_tactical;
+use super::tt::{Bound, PackedMove};
+
+/// A node's best score and move so far, and its window's lower end as it rises.
+pub(super) struct NodeBest {
+    pub score: i32,
+    pub mv: Option<Move>,
+    pub alpha: i32,
+    /// Alpha as the node was entered, before any move raised it.
+    alpha_orig: i32,
+}
+
+impl NodeBest {
+    pub(super) fn new(floor: i32, alpha: i32, alpha_orig: i32) -> NodeBest {
+        NodeBest {
+            score: floor,
+            mv: None,
+            alpha,
+            alpha_orig,
+        }
+    }
+}
+
+/// Where a move was searched: what a cutoff needs to credit it.
+pub(super) struct Node<'p> {
+    pub pos: &'p Chess,
+    pub ply: usize,
+    pub depth: i32,
+    /// The move that led here, for the counter-move table.
+    pub previous: Option<Move>,
+}
+
+/// What a move's score did to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    Worse,
+    /// It raised alpha (the node's line is now through it).
+    Raised,
+    Cutoff,
+}
+
+impl Searcher<'_> {
+    /// The `m` of the node `at` scored `score`: the node keeps its best score and move,
+    /// raises alpha and its line, and on a cutoff the move (if quiet) gains history; a quiet
+    /// move that did not cut off joins `quiets_tried`. The root and the interior share it.
+    pub(super) fn record(
+        &mut self,
+        node: &mut NodeBest,
+        at: &Node,
+        m: Move,
+        score: i32,
+        beta: i32,
+        quiets_tried: &mut MoveList,
+    ) -> Step {
+        let mut step = Step::Worse;
+        if score > node.score {
+            node.score = score;
+            node.mv = Some(m);
+            if score > node.alpha {
+                node.alpha = score;
+                self.td.pv.update(at.ply, m);
+                if score >= beta {
+                    self.quiet_cutoff(at.pos, at.ply, at.depth, m, quiets_tried, at.previous);
+                    return Step::Cutoff;
+                }
+                step = Step::Raised;
+            }
+        }
+        if !is_tactical(m) {
+            quiets_tried.push(m);
+        }
+        step
+    }
+
+    /// Stores a searched node's score as a bound of the window it was searched with.
+    pub(super) fn store_node(
+        &self,
+        key: u64,
+        node: &NodeBest,
+        beta: i32,
+        static_eval: i32,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !self.use_tt {
+            return;
+        }
+        let bound = if node.score >= beta {
+            Bound::Lower
+        } else if node.score > node.alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
+        self.tt
+            .store(key, packed, node.score, static_eval, depth, bound, ply);
+    }
+
+    /// A move at `ply` caused a cutoff: if quiet, it becomes a killer, gains history (the
+    /// quiets tried before it lose some) and the counter move to `previous`.
+    fn quiet_cutoff(
+        &mut self,
+        pos: &Chess,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        quiets_tried: &[Move],
+        previous: Option<Move>,
+    ) {
+        if is_tactical(m) {
+            return;
+        }
+        self.td.stack.add_killer(ply, m);
+        self.td
+            .heuristics
+            .on_cutoff(pos.turn(), depth, m, quiets_tried);
+        if let Some(p) = previous {
+            self.td.heuristics.set_counter(pos.turn(), p, m);
+        }
+    }
+}
