@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, Position};
 
-use super::negamax::Searcher;
 use super::params;
 use super::pool::{Helpers, Pool, panic_message, start_helpers};
 use super::root::RootMoves;
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
+use super::searcher::Searcher;
 use super::thread::ThreadData;
 use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;

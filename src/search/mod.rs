@@ -10,6 +10,7 @@ pub mod pv;
 pub mod reference;
 pub mod root;
 pub mod score;
+pub mod searcher;
 pub mod see;
 pub mod stack;
 pub mod syzygy;

@@ -4,8 +4,8 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::negamax::Searcher;
 use super::ordering::is_tactical;
+use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove};
 
 /// A node's best score and move so far, and its window's lower end as it rises.

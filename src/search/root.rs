@@ -3,10 +3,10 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::negamax::Searcher;
 use super::node::{Node, NodeBest, Step};
 use super::ordering::{Picker, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
+use super::searcher::Searcher;
 use super::tt::PackedMove;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -139,9 +139,9 @@ mod tests {
     use super::*;
     use crate::basics::position::Game;
     use crate::eval::net_file;
-    use crate::search::negamax::Searcher;
     use crate::search::root::RootMoves;
     use crate::search::score::INFINITY;
+    use crate::search::searcher::Searcher;
     use crate::search::time::{Clock, StopToken};
     use crate::search::tt::TranspositionTable;
 
