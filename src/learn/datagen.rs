@@ -314,6 +314,40 @@ pub fn run(
 mod tests {
     use super::*;
 
+    /// The result of one game from `fen`, no random plies, and the number of plies it took.
+    fn result_from(fen: &str) -> (f32, usize) {
+        let config = Config {
+            games: 1,
+            nodes: 2000,
+            openings: Vec::new(),
+            random_plies: 0,
+            seed: 1,
+            threads: 1,
+            format: Format::Text,
+            net: None,
+        };
+        let (kept, result) = play_game(Game::from_fen(fen, false).unwrap(), &config, &mut Lcg(1))
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        (result, kept.len())
+    }
+
+    #[test]
+    fn a_game_that_ends_in_mate_on_the_board_is_won_by_the_side_that_mates() {
+        // Mates in one and two for either side: the game ends on the board within three
+        // plies, before adjudication (six plies beyond 1000 cp) could call it, so the label
+        // comes from the checkmate itself. Mate scores keep no position, so none is written.
+        for (fen, white_result) in [
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1.0),
+            ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", 0.0),
+            ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 1.0),
+            ("7r/8/8/8/8/2k5/8/K7 b - - 0 1", 0.0),
+        ] {
+            assert_eq!(result_from(fen), (white_result, 0), "{fen}");
+        }
+        // Stalemate on the board is a draw.
+        assert_eq!(result_from("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), (0.5, 0));
+    }
+
     #[test]
     fn a_few_games_give_labelled_quiet_positions() {
         let config = Config {
