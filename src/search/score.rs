@@ -94,6 +94,34 @@ mod tests {
     }
 
     #[test]
+    fn evaluations_sit_below_tablebase_wins_below_mates_inside_the_window_bounds() {
+        // Being mated at the root is still inside the widest window, so a mated line can
+        // become a node's best.
+        assert!(-INFINITY < mated_in(0) && -mated_in(0) < INFINITY);
+        // A mate found at the deepest ply is a mate; a score one below it is not.
+        let deepest = MATE - MAX_PLY as i32;
+        assert!(is_mate(deepest) && is_mate(-deepest) && is_mate(mated_in(MAX_PLY)));
+        assert!(!is_mate(deepest - 1) && !is_mate(-(deepest - 1)));
+        // Large evaluations are neither mates nor tablebase wins, and the table keeps them as
+        // they are whatever the ply.
+        for cp in [250, 3_000, 15_000] {
+            assert!(!is_mate(cp) && !is_mate(-cp), "{cp}");
+            assert_eq!(score_to_tt(cp, 9), cp);
+            assert_eq!(score_to_tt(-cp, 9), -cp);
+            assert_eq!(score_from_tt(cp, 9), cp);
+        }
+        // A tablebase win at any ply is no mate and below every mate, but still read as a
+        // tablebase win (moved by the ply in the table, shown in the 20000 cp range).
+        for ply in [0, 1, MAX_PLY - 1] {
+            let tb = tb_win_in(ply);
+            assert!(!is_mate(tb) && tb < deepest, "{ply}");
+            assert!(tb >= TB_WIN_BOUND, "{ply}");
+            assert_eq!(to_uci(tb), UciScore::Cp(20_000 - ply as i32));
+            assert_eq!(score_to_tt(tb, 4), tb + 4);
+        }
+    }
+
+    #[test]
     fn tt_conversion_round_trips_positive_and_negative_mates() {
         for ply in [0, 1, 7, 60] {
             for s in [

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Mutation testing (cargo-mutants) over the modules where a silent error costs most.
+#
+#   scripts/mutants.sh [MODULE...]      e.g. scripts/mutants.sh datagen score
+#   scripts/mutants.sh --list           the modules, their files and their test targets
+#
+# Each module runs in two passes, one job at a time (one core):
+#   1. every mutant against the library's unit tests (`cargo test --lib`, about 10 s each);
+#   2. `--iterate`: only the mutants pass 1 missed, against the unit tests and the module's
+#      end-to-end tests (they start the binary, so they are slower).
+# Results go to $OUT/<module>/mutants.out (caught.txt, missed.txt, timeout.txt,
+# unviable.txt); a summary line per module is printed at the end. Needs cargo-mutants
+# (`cargo install cargo-mutants --locked`). Not part of CI: a module takes minutes to hours.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+OUT="${OUT:-$repo/../ferrum-data/mutants}"
+TIMEOUT="${TIMEOUT:-120}"
+
+# module | files (globs) | end-to-end test targets for pass 2
+MODULES="
+datagen|src/learn/datagen.rs|datagen_labels
+packed|src/learn/packed.rs|nnue
+score|src/search/score.rs|search_properties uci_session
+tt|src/search/tt.rs|search_properties uci_state
+time|src/search/time.rs|uci_session
+position|src/basics/position.rs|perft_suites search_properties
+parse|src/uci/parse.rs|uci_session uci_state protocol_fuzz
+options|src/uci/options.rs|uci_session uci_state
+syzygy|src/search/syzygy.rs|syzygy
+strength|src/play/strength.rs|strength
+accumulator|src/eval/accumulator.rs|nnue
+connect4|src/connect4/*.rs|connect4
+"
+
+die() { echo "mutants.sh: error: $*" >&2; exit 2; }
+
+if [[ "${1:-}" == "--list" ]]; then
+    echo "$MODULES" | sed '/^$/d' | column -t -s '|'
+    exit 0
+fi
+command -v cargo-mutants >/dev/null || die "cargo-mutants is not installed: cargo install cargo-mutants --locked"
+
+wanted=("$@")
+if [[ ${#wanted[@]} -eq 0 ]]; then
+    mapfile -t wanted < <(echo "$MODULES" | sed '/^$/d' | cut -d'|' -f1)
+fi
+
+summary=()
+for name in "${wanted[@]}"; do
+    line="$(echo "$MODULES" | grep "^$name|" || true)"
+    [[ -n "$line" ]] || die "unknown module '$name' (see --list)"
+    files="$(echo "$line" | cut -d'|' -f2)"
+    tests="$(echo "$line" | cut -d'|' -f3)"
+    out="$OUT/$name"
+    mkdir -p "$out"
+    common=(--file "$files" --profile mutants --timeout "$TIMEOUT" --jobs 1 --output "$out")
+    echo "== $name: pass 1 ($files, unit tests)"
+    # cargo-mutants exits non-zero when a mutant is missed; that is a result, not a failure.
+    cargo mutants "${common[@]}" -- --lib || true
+    # A later --iterate pass leaves out the unviable mutants: keep pass 1's list.
+    cp "$out/mutants.out/unviable.txt" "$out/unviable-pass1.txt" 2>/dev/null || : > "$out/unviable-pass1.txt"
+    if [[ -s "$out/mutants.out/missed.txt" || -s "$out/mutants.out/timeout.txt" ]]; then
+        targets=(--lib)
+        for t in $tests; do targets+=(--test "$t"); done
+        echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, })"
+        cargo mutants "${common[@]}" --iterate -- "${targets[@]}" || true
+    fi
+    # The last pass's missed and timed-out mutants are the ones left; the rest were caught
+    # in one pass or the other, or are unviable (they do not build).
+    count() { if [[ -f "$1" ]]; then sed '/^$/d' "$1" | wc -l; else echo 0; fi; }
+    total="$(cargo mutants --list --file "$files" 2>/dev/null | wc -l)"
+    missed="$(count "$out/mutants.out/missed.txt")"
+    timeouts="$(count "$out/mutants.out/timeout.txt")"
+    unviable="$(count "$out/unviable-pass1.txt")"
+    caught=$((total - missed - timeouts - unviable))
+    summary+=("$name: $total mutants, $caught caught, $missed missed, $timeouts timeouts, $unviable unviable")
+done
+
+echo
+printf '%s\n' "${summary[@]}"
