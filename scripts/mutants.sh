@@ -16,7 +16,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 OUT="${OUT:-$repo/../ferrum-data/mutants}"
+# Seconds a mutant's tests may take (pass 2 runs the slower end-to-end tests).
 TIMEOUT="${TIMEOUT:-120}"
+TIMEOUT2="${TIMEOUT2:-300}"
 
 # module | files (globs) | end-to-end test targets for pass 2
 MODULES="
@@ -47,6 +49,17 @@ if [[ ${#wanted[@]} -eq 0 ]]; then
     mapfile -t wanted < <(echo "$MODULES" | sed '/^$/d' | cut -d'|' -f1)
 fi
 
+# cargo-mutants exits 2 when a mutant was missed and 3 when one timed out: results. Anything
+# else (a usage error, a failing baseline, an internal error) means the module was not tested.
+run_mutants() {
+    local rc=0
+    cargo mutants "$@" || rc=$?
+    case $rc in
+        0 | 2 | 3) ;;
+        *) die "cargo-mutants exited $rc for $name (see $out/mutants.out/debug.log)" ;;
+    esac
+}
+
 summary=()
 for name in "${wanted[@]}"; do
     line="$(echo "$MODULES" | grep "^$name|" || true)"
@@ -55,22 +68,22 @@ for name in "${wanted[@]}"; do
     tests="$(echo "$line" | cut -d'|' -f3)"
     out="$OUT/$name"
     mkdir -p "$out"
-    common=(--file "$files" --profile mutants --timeout "$TIMEOUT" --jobs 1 --output "$out")
-    echo "== $name: pass 1 ($files, unit tests)"
-    # cargo-mutants exits non-zero when a mutant is missed; that is a result, not a failure.
-    cargo mutants "${common[@]}" -- --lib || true
+    common=(--file "$files" --profile mutants --jobs 1 --output "$out")
+    listing="$(cargo mutants --list --file "$files")" || die "cannot list the mutants of $name"
+    total="$(printf '%s\n' "$listing" | sed '/^$/d' | wc -l)"
+    echo "== $name: pass 1 ($files, $total mutants, unit tests)"
+    run_mutants "${common[@]}" --timeout "$TIMEOUT" -- --lib
     # A later --iterate pass leaves out the unviable mutants: keep pass 1's list.
     cp "$out/mutants.out/unviable.txt" "$out/unviable-pass1.txt" 2>/dev/null || : > "$out/unviable-pass1.txt"
     if [[ -s "$out/mutants.out/missed.txt" || -s "$out/mutants.out/timeout.txt" ]]; then
         targets=(--lib)
         for t in $tests; do targets+=(--test "$t"); done
         echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, })"
-        cargo mutants "${common[@]}" --iterate -- "${targets[@]}" || true
+        run_mutants "${common[@]}" --timeout "$TIMEOUT2" --iterate -- "${targets[@]}"
     fi
     # The last pass's missed and timed-out mutants are the ones left; the rest were caught
     # in one pass or the other, or are unviable (they do not build).
     count() { if [[ -f "$1" ]]; then sed '/^$/d' "$1" | wc -l; else echo 0; fi; }
-    total="$(cargo mutants --list --file "$files" 2>/dev/null | wc -l)"
     missed="$(count "$out/mutants.out/missed.txt")"
     timeouts="$(count "$out/mutants.out/timeout.txt")"
     unviable="$(count "$out/unviable-pass1.txt")"

@@ -360,6 +360,12 @@ fn the_root_shows_the_tables_result_until_the_search_finds_a_mate() {
     let krk = "8/8/8/4k3/8/8/8/R3K3";
     let scores = root_scores(&mut s, &format!("{krk} w - - 0 1"), 12);
     assert!(scores.iter().all(won), "won root: {scores:?}");
+    // Under the strength limit the line played is chosen by the search's own scores, and
+    // the info line printed with the move shows the tables' result too.
+    s.send("setoption name UCI_LimitStrength value true");
+    let scores = root_scores(&mut s, &format!("{krk} w - - 0 1"), 4);
+    assert!(scores.iter().all(won), "won root, limited: {scores:?}");
+    s.send("setoption name UCI_LimitStrength value false");
     let scores = root_scores(&mut s, &format!("{krk} b - - 0 1"), 12);
     assert!(scores.iter().all(lost), "lost root: {scores:?}");
     let scores = root_scores(&mut s, "8/8/3k4/8/8/2K5/r7/7R b - - 0 1", 12);

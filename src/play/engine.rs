@@ -476,7 +476,7 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
             if let Some(strength) = setup.strength {
                 choose_weaker_line(&mut r, strength, game.key());
             }
-            out.line(&info_line(&r.last, mode));
+            out.line(&info_line(&r.shown(&r.last), mode));
             out.line(&bestmove_line(r.best, r.ponder, mode));
         }
         Err(payload) => {

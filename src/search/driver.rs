@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::params;
 use super::pool::{Helpers, Pool, panic_message, start_helpers};
-use super::root::RootMoves;
+use super::root::{RootMoves, shown_score};
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::thread::ThreadData;
@@ -47,6 +47,20 @@ pub struct SearchResult {
     /// Nodes searched by each thread, the main thread first; with helpers, `last.nodes` is
     /// their sum.
     pub thread_nodes: Vec<u64>,
+    /// The root's result in the tablebases as a score, when the root is in them. `last` and
+    /// `lines` keep the search's own scores (the strength limit weighs lines by them); a GUI
+    /// is shown `shown(..)`.
+    pub table_score: Option<i32>,
+}
+
+impl SearchResult {
+    /// A line as a GUI is shown it: its score is the tables' result unless it is a mate.
+    pub fn shown(&self, it: &Iteration) -> Iteration {
+        Iteration {
+            score: shown_score(self.table_score, it.score),
+            ..it.clone()
+        }
+    }
 }
 
 /// The table's move for the position after `best`, when the PV was cut short by a table hit.
@@ -424,7 +438,7 @@ fn main_search(
                         pv: line.pv.clone(),
                     };
                     report(&Iteration {
-                        score: moves.shown_score(it.score),
+                        score: shown_score(moves.table_score(), it.score),
                         ..it.clone()
                     });
                     if k == 0 {
@@ -478,11 +492,6 @@ fn main_search(
     if last.pv.is_empty() {
         last.pv = best.into_iter().collect();
     }
-    // What the search scored stays inside it; the caller gets what a GUI is shown.
-    last.score = moves.shown_score(last.score);
-    for line in &mut lines {
-        line.score = moves.shown_score(line.score);
-    }
     let ponder = match (best, pv.first().copied() == best) {
         (Some(b), true) => pv.get(1).copied().or_else(|| reply_from_tt(root, b, tt)),
         (Some(b), false) => reply_from_tt(root, b, tt),
@@ -494,5 +503,6 @@ fn main_search(
         last,
         lines,
         thread_nodes: vec![searcher.nodes()],
+        table_score: moves.table_score(),
     }
 }

@@ -9,6 +9,16 @@ use super::score::{DRAW, INFINITY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::tt::PackedMove;
 
+/// The score a GUI is shown for a line that searched to `score`: the tablebases' result
+/// (`table_score`) when the root is in them, unless the search found a mate, which is surer
+/// and outranks it. The search itself goes on with its own scores.
+pub fn shown_score(table_score: Option<i32>, score: i32) -> i32 {
+    match table_score {
+        Some(table) if !is_mate(score) => table,
+        _ => score,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootMove {
     pub mv: Move,
@@ -67,14 +77,9 @@ impl RootMoves {
         self.table_score = Some(table_score);
     }
 
-    /// The score a GUI is shown for a line that searched to `score`: the tablebases' result
-    /// when the root is in them, unless the search found a mate, which is surer and
-    /// outranks it. The search itself goes on with its own scores.
-    pub fn shown_score(&self, score: i32) -> i32 {
-        match self.table_score {
-            Some(table) if !is_mate(score) => table,
-            _ => score,
-        }
+    /// The root's result in the tablebases as a score, when the tables rank it.
+    pub fn table_score(&self) -> Option<i32> {
+        self.table_score
     }
 
     pub fn restricted(&self) -> bool {
@@ -249,13 +254,15 @@ mod tests {
             .map(uci)
             .collect();
         assert_eq!(names(&root), legal_order);
-        assert_eq!(root.shown_score(25), 25);
+        assert_eq!(root.table_score(), None);
+        assert_eq!(shown_score(root.table_score(), 25), 25);
         root.restrict(&[find(&pos, "e2e4")], 0);
         assert_eq!(names(&root), ["e2e4"]);
         // The tables' result replaces every score but a mate.
-        assert_eq!(root.shown_score(25), 0);
-        assert_eq!(root.shown_score(-MATE + 7), -MATE + 7);
-        assert_eq!(root.shown_score(MATE - 3), MATE - 3);
+        assert_eq!(root.table_score(), Some(0));
+        assert_eq!(shown_score(Some(0), 25), 0);
+        assert_eq!(shown_score(Some(0), -MATE + 7), -MATE + 7);
+        assert_eq!(shown_score(Some(0), MATE - 3), MATE - 3);
     }
 
     #[test]
