@@ -260,6 +260,83 @@ mod tests {
     }
 
     #[test]
+    fn every_advertised_option_is_accepted_as_its_own_change() {
+        // One good value for each option the handshake lists, and the change it must give.
+        let cases = [
+            ("Hash", Some("32"), Change::Hash(32)),
+            ("Threads", Some("3"), Change::Threads(3)),
+            ("MultiPV", Some("2"), Change::MultiPv(2)),
+            ("Clear Hash", None, Change::ClearHash),
+            ("Move Overhead", Some("50"), Change::MoveOverhead(50)),
+            ("Ponder", Some("true"), Change::Ponder(true)),
+            ("UCI_Chess960", Some("true"), Change::Chess960(true)),
+            (
+                "SyzygyPath",
+                Some("/tb"),
+                Change::SyzygyPath("/tb".to_string()),
+            ),
+            ("SyzygyProbeDepth", Some("4"), Change::SyzygyProbeDepth(4)),
+            ("SyzygyProbeLimit", Some("5"), Change::SyzygyProbeLimit(5)),
+            (
+                "UCI_LimitStrength",
+                Some("false"),
+                Change::LimitStrength(false),
+            ),
+            ("UCI_Elo", Some("1600"), Change::Elo(1600)),
+            ("UseNNUE", Some("false"), Change::UseNnue(false)),
+            (
+                "EvalFile",
+                Some("n.bin"),
+                Change::EvalFile("n.bin".to_string()),
+            ),
+        ];
+        let advertised: Vec<String> = option_lines()
+            .iter()
+            .filter_map(|l| {
+                let rest = l.strip_prefix("option name ")?;
+                Some(rest[..rest.find(" type ")?].to_string())
+            })
+            // A tuning build also lists the search parameters (tested below).
+            .filter(|name| !params::TABLE.iter().any(|p| p.name == name))
+            .collect();
+        let named: Vec<&str> = cases.iter().map(|c| c.0).collect();
+        assert_eq!(advertised, named, "every advertised option has a case here");
+        for (name, value, change) in cases {
+            assert_eq!(parse(name, value), Ok(change.clone()), "{name}");
+            assert_eq!(
+                parse(&name.to_ascii_uppercase(), value),
+                Ok(change),
+                "{name}"
+            );
+        }
+        // A name nobody advertises is an error, not some change.
+        assert!(
+            parse("Threads2", Some("1"))
+                .unwrap_err()
+                .contains("unknown option 'Threads2'")
+        );
+    }
+
+    /// A tuning build takes the search parameters as options, by name and within range.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_takes_search_parameters_as_options() {
+        // A parameter only tablebase searches read, at its default, so tests running beside
+        // this one are not disturbed.
+        let p = params::TABLE
+            .iter()
+            .find(|p| p.name == "tb_store_extra_depth")
+            .unwrap();
+        let default = p.default.to_string();
+        assert_eq!(
+            parse("TB_Store_Extra_Depth", Some(&default)),
+            Ok(Change::Tuned)
+        );
+        assert!(parse(p.name, Some(&(p.max + 1).to_string())).is_err());
+        assert!(parse("no_such_parameter", Some("1")).is_err());
+    }
+
+    #[test]
     fn values_are_checked_and_bad_ones_named() {
         assert_eq!(parse("hash", Some("64")), Ok(Change::Hash(64)));
         assert_eq!(
