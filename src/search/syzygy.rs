@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, Tablebase, Wdl};
 
-use crate::search::score::{DRAW, MAX_PLY, tb_win_in};
+use crate::search::score::{DRAW, tb_win_in};
 
 /// The first four bytes of every WDL and DTZ file.
 const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
@@ -63,7 +63,9 @@ impl RootRank {
     /// pawn move or mate), its negative for a loss, 0 for a draw. Below every mate, so a mate
     /// the search finds still outranks it.
     pub fn score(&self) -> i32 {
-        let plies = (self.plies as usize).min(MAX_PLY - 1);
+        // A win or loss counts at most 100 plies (the fifty-move rule; beyond, it is a draw),
+        // well inside the tablebase range of `MAX_PLY` plies.
+        let plies = self.plies as usize;
         match self.class {
             RootClass::Win => tb_win_in(plies),
             RootClass::Loss => -tb_win_in(plies),
@@ -383,6 +385,22 @@ mod tests {
         for m in &kept {
             assert_eq!(t.rank_root_move(&p, *m).unwrap().class, RootClass::Draw);
         }
+    }
+
+    #[test]
+    fn a_lost_root_scores_the_negative_of_the_win_it_gives() {
+        let t = tables();
+        // KRvK: White to move wins, Black to move loses, by the same distance less a ply.
+        let krk = |turn: &str| pos(&format!("8/8/8/4k3/8/8/8/R3K3 {turn} - - 0 1"));
+        let (white, black) = (krk("w"), krk("b"));
+        let all = |p: &Chess| p.legal_moves().into_iter().collect::<Vec<Move>>();
+        let (_, win) = t.root_moves(&white, &all(&white)).unwrap();
+        let (_, loss) = t.root_moves(&black, &all(&black)).unwrap();
+        assert_eq!(win.class, RootClass::Win);
+        assert_eq!(loss.class, RootClass::Loss);
+        assert_eq!(win.score(), tb_win_in(win.plies as usize));
+        assert_eq!(loss.score(), -tb_win_in(loss.plies as usize));
+        assert!(loss.score() < -19_000 && win.score() > 19_000);
     }
 
     #[test]
