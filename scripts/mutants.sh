@@ -20,9 +20,9 @@ OUT="${OUT:-$repo/../ferrum-data/mutants}"
 TIMEOUT="${TIMEOUT:-120}"
 TIMEOUT2="${TIMEOUT2:-300}"
 
-# module | files (globs) | end-to-end test targets for pass 2
+# module | files (globs, separated by spaces) | end-to-end test targets for pass 2
 MODULES="
-datagen|src/learn/datagen.rs|datagen_labels
+datagen|src/learn/datagen.rs src/learn/adjudication.rs|datagen_labels
 packed|src/learn/packed.rs|nnue
 score|src/search/score.rs|search_properties uci_session
 tt|src/search/tt.rs|search_properties uci_state
@@ -68,8 +68,10 @@ for name in "${wanted[@]}"; do
     tests="$(echo "$line" | cut -d'|' -f3)"
     out="$OUT/$name"
     mkdir -p "$out"
-    common=(--file "$files" --profile mutants --jobs 1 --output "$out")
-    listing="$(cargo mutants --list --file "$files")" || die "cannot list the mutants of $name"
+    file_args=()
+    for f in $files; do file_args+=(--file "$f"); done
+    common=("${file_args[@]}" --profile mutants --jobs 1 --output "$out")
+    listing="$(cargo mutants --list "${file_args[@]}")" || die "cannot list the mutants of $name"
     total="$(printf '%s\n' "$listing" | sed '/^$/d' | wc -l)"
     echo "== $name: pass 1 ($files, $total mutants, unit tests)"
     run_mutants "${common[@]}" --timeout "$TIMEOUT" -- --lib
