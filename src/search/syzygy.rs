@@ -202,8 +202,8 @@ impl Tables {
         // clock and this move, the result stands only if that happens by the hundredth.
         let plies = child_dtz.unsigned_abs() + 1;
         let in_time = pos.halfmoves() + plies <= 100;
+        // A zero DTZ (a draw), or a result too slow for the rule, is a draw.
         let class = match child_dtz {
-            0 => RootClass::Draw,
             d if d < 0 && in_time => RootClass::Win,
             d if d > 0 && in_time => RootClass::Loss,
             _ => RootClass::Draw,
@@ -401,6 +401,51 @@ mod tests {
         assert_eq!(win.score(), tb_win_in(win.plies as usize));
         assert_eq!(loss.score(), -tb_win_in(loss.plies as usize));
         assert!(loss.score() < -19_000 && win.score() > 19_000);
+    }
+
+    #[test]
+    fn captures_losses_and_the_clock_rank_as_the_rules_say() {
+        let t = tables();
+        let all = |p: &Chess| p.legal_moves().into_iter().collect::<Vec<Move>>();
+        let find = |p: &Chess, uci: &str| {
+            all(p)
+                .into_iter()
+                .find(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci)
+                .unwrap()
+        };
+        // KQvKR: taking the rook (a zeroing move) leaves KQvK, a win one ply away.
+        let p = pos("8/8/8/3k4/8/8/3r3Q/K7 w - - 0 1");
+        let take = t.rank_root_move(&p, find(&p, "h2d2")).unwrap();
+        assert_eq!((take.class, take.plies), (RootClass::Win, 1));
+        // A won KRvK with five plies already on the clock is still won, and by as many
+        // plies as without them.
+        let fresh = pos("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        let later = pos("8/8/8/4k3/8/8/8/R3K3 w - - 5 3");
+        let (_, now) = t.root_moves(&fresh, &all(&fresh)).unwrap();
+        let (_, then) = t.root_moves(&later, &all(&later)).unwrap();
+        assert_eq!(then, now);
+        assert_eq!(now.class, RootClass::Win);
+        // The best move's plies to zeroing are the root's own DTZ: 27 here.
+        assert_eq!(Some(now.plies as i32), t.probe_dtz(&fresh));
+        // The defender with 99 plies on the clock: every reply is a draw by the rule, none a
+        // loss (White mates two plies later at the soonest).
+        let defender = pos("8/8/8/4k3/8/8/8/R3K3 b - - 99 120");
+        for m in all(&defender) {
+            assert_eq!(
+                t.rank_root_move(&defender, m).unwrap().class,
+                RootClass::Draw
+            );
+        }
+        // Lost without the clock: the moves kept are those that hold out longest.
+        let lost = pos("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
+        let (kept, rank) = t.root_moves(&lost, &all(&lost)).unwrap();
+        assert_eq!(rank.class, RootClass::Loss);
+        assert_eq!(Some(-(rank.plies as i32)), t.probe_dtz(&lost));
+        for m in all(&lost) {
+            let r = t.rank_root_move(&lost, m).unwrap();
+            assert!(r.plies <= rank.plies, "{m:?}: {r:?} against {rank:?}");
+            assert_eq!(kept.contains(&m), r.plies == rank.plies, "{m:?}");
+        }
     }
 
     #[test]
