@@ -436,6 +436,10 @@ mod tests {
                 RootClass::Draw
             );
         }
+        // With castling rights the root is not in the tables, though every child is: no
+        // filter (castling is a move the tables do not know).
+        let castling = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(t.root_moves(&castling, &all(&castling)), None);
         // Lost without the clock: the moves kept are those that hold out longest.
         let lost = pos("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
         let (kept, rank) = t.root_moves(&lost, &all(&lost)).unwrap();
