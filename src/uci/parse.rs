@@ -332,6 +332,42 @@ fn parse_perft(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_command_word_is_its_own_command() {
+        for (line, command) in [
+            ("uci", Command::Uci),
+            ("isready", Command::IsReady),
+            ("ucinewgame", Command::UciNewGame),
+            ("stop", Command::Stop),
+            ("ponderhit", Command::PonderHit),
+            ("quit", Command::Quit),
+            ("register later", Command::Register),
+            ("d", Command::Display),
+            ("eval", Command::Eval),
+            ("debug off", Command::Debug(false)),
+            ("bench", Command::Bench(None)),
+            ("bench 1", Command::Bench(Some(1))),
+            ("bench 12", Command::Bench(Some(12))),
+            (
+                "perft 3",
+                Command::Perft {
+                    depth: 3,
+                    divide: true,
+                },
+            ),
+        ] {
+            let p = parse_line(line);
+            assert_eq!(p.command, Some(command), "{line}");
+            assert!(p.warnings.is_empty(), "{line}: {:?}", p.warnings);
+        }
+        // A bench depth must be a whole number above zero.
+        for line in ["bench 0", "bench -3", "bench x"] {
+            let p = parse_line(line);
+            assert_eq!(p.command, None, "{line}");
+            assert!(p.warnings[0].starts_with("bench: bad depth"), "{line}");
+        }
+    }
+
     fn go(line: &str) -> (Limits, Vec<String>) {
         let p = parse_line(line);
         match p.command {
