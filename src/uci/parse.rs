@@ -360,6 +360,23 @@ mod tests {
             assert_eq!(p.command, Some(command), "{line}");
             assert!(p.warnings.is_empty(), "{line}: {:?}", p.warnings);
         }
+        // `position startpos` warns only about tokens after it; `fen` needs a FEN after it.
+        let p = parse_line("position startpos moves e2e4");
+        let e2e4 = vec!["e2e4".to_string()];
+        let startpos = Command::Position {
+            fen: None,
+            moves: e2e4.clone(),
+        };
+        assert_eq!((p.command, p.warnings.len()), (Some(startpos.clone()), 0));
+        let p = parse_line("position startpos junk moves e2e4");
+        assert_eq!(p.command, Some(startpos));
+        assert!(p.warnings[0].contains("after 'startpos': junk"), "{p:?}");
+        let p = parse_line("position fen moves e2e4");
+        assert_eq!(p.command, None);
+        assert_eq!(p.warnings, ["position: 'fen' without a FEN"]);
+        let p = parse_line("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves e2e4");
+        let fen = Some("8/8/8/8/8/8/8/K1k5 w - - 0 1".to_string());
+        assert_eq!(p.command, Some(Command::Position { fen, moves: e2e4 }));
         // A bench depth must be a whole number above zero.
         for line in ["bench 0", "bench -3", "bench x"] {
             let p = parse_line(line);
