@@ -355,6 +355,13 @@ mod tests {
                     divide: true,
                 },
             ),
+            (
+                "go perft 4",
+                Command::Perft {
+                    depth: 4,
+                    divide: true,
+                },
+            ),
         ] {
             let p = parse_line(line);
             assert_eq!(p.command, Some(command), "{line}");
