@@ -252,7 +252,6 @@ fn play_out(start: &Chess, tb: Option<&Arc<Tables>>, with_tables: Color) -> Endi
         let tables = tb.filter(|_| side == with_tables);
         let job = Job {
             tables: tables.cloned(),
-            probe_depth: 1,
             probe_limit: tables.map_or(0, |t| t.max_pieces),
             ..Job::new(game.clone(), limits.clone(), Arc::clone(&tts[i]))
         };

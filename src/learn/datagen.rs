@@ -287,17 +287,25 @@ pub fn run(
 mod tests {
     use super::*;
 
-    /// The result of one game from `fen`, no random plies, and the number of plies it took.
-    fn result_from(fen: &str) -> (f32, usize) {
-        let config = Config {
+    /// The settings the tests start from: one quick game from the start position, as text.
+    fn test_config() -> Config {
+        Config {
             games: 1,
-            nodes: 2000,
+            nodes: 300,
             openings: Vec::new(),
             random_plies: 0,
             seed: 1,
             threads: 1,
             format: Format::Text,
             net: None,
+        }
+    }
+
+    /// The result of one game from `fen`, no random plies, and the number of plies it took.
+    fn result_from(fen: &str) -> (f32, usize) {
+        let config = Config {
+            nodes: 2000,
+            ..test_config()
         };
         let (kept, result) = play_game(Game::from_fen(fen, false).unwrap(), &config, &mut Lcg(1))
             .unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -337,15 +345,12 @@ mod tests {
         // A middlegame where checks come early: the positions written are those not in check.
         let config = Config {
             games: 4,
-            nodes: 300,
             openings: vec![
                 "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4".to_string(),
             ],
             random_plies: 2,
             seed: 5,
-            threads: 1,
-            format: Format::Text,
-            net: None,
+            ..test_config()
         };
         let mut in_check = 0;
         for g in 0..config.games {
@@ -377,13 +382,9 @@ mod tests {
     fn a_few_games_give_labelled_quiet_positions() {
         let config = Config {
             games: 2,
-            nodes: 300,
-            openings: Vec::new(),
             random_plies: 6,
-            seed: 1,
             threads: 2,
-            format: Format::Text,
-            net: None,
+            ..test_config()
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -403,12 +404,10 @@ mod tests {
         let config = |threads| Config {
             games: 4,
             nodes: 200,
-            openings: Vec::new(),
             random_plies: 8,
             seed: 7,
             threads,
-            format: Format::Text,
-            net: None,
+            ..test_config()
         };
         let lines = |threads| {
             let mut out = Vec::new();
@@ -430,13 +429,11 @@ mod tests {
     fn packed_games_decode_with_scores_and_one_start_per_game() {
         let config = Config {
             games: 3,
-            nodes: 300,
-            openings: Vec::new(),
             random_plies: 6,
             seed: 5,
             threads: 2,
             format: Format::Packed,
-            net: None,
+            ..test_config()
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
@@ -464,14 +461,8 @@ mod tests {
     #[test]
     fn random_openings_that_hang_material_are_drawn_again() {
         let config = Config {
-            games: 1,
-            nodes: 300,
-            openings: Vec::new(),
             random_plies: 8,
-            seed: 1,
-            threads: 1,
-            format: Format::Text,
-            net: None,
+            ..test_config()
         };
         let tt = TranspositionTable::new(1).unwrap();
         let limits = Limits {
@@ -523,12 +514,10 @@ mod tests {
         let config = Config {
             games: 6,
             nodes: 200,
-            openings: Vec::new(),
             random_plies: 4,
             seed: 3,
             threads: 2,
-            format: Format::Text,
-            net: None,
+            ..test_config()
         };
         let mut games = 0;
         let err = run(&config, &mut Full, &mut |g, _| games = g).unwrap_err();
