@@ -53,13 +53,21 @@ pub struct SearchResult {
     pub table_score: Option<i32>,
 }
 
-impl SearchResult {
-    /// A line as a GUI is shown it: its score is the tables' result unless it is a mate.
-    pub fn shown(&self, it: &Iteration) -> Iteration {
+impl Iteration {
+    /// The line as a GUI is shown it at a root whose tablebase result is `table_score`: the
+    /// tables' result unless the line found a mate.
+    pub fn shown(&self, table_score: Option<i32>) -> Iteration {
         Iteration {
-            score: shown_score(self.table_score, it.score),
-            ..it.clone()
+            score: shown_score(table_score, self.score),
+            ..self.clone()
         }
+    }
+}
+
+impl SearchResult {
+    /// A line of this search as a GUI is shown it.
+    pub fn shown(&self, it: &Iteration) -> Iteration {
+        it.shown(self.table_score)
     }
 }
 
@@ -437,10 +445,7 @@ fn main_search(
                         tbhits: context.tb.map(|tb| tb.tables.hits()),
                         pv: line.pv.clone(),
                     };
-                    report(&Iteration {
-                        score: shown_score(moves.table_score(), it.score),
-                        ..it.clone()
-                    });
+                    report(&it.shown(moves.table_score()));
                     if k == 0 {
                         last = it.clone();
                     }
