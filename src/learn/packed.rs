@@ -50,7 +50,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// From a result for White (1, 0.5 or 0).
+    /// From a result for White (1, 0.5 or 0); a value in between goes to the nearest of
+    /// them, 0.25 and 0.75 to the draw.
     pub fn from_white_score(result: f32) -> Outcome {
         if result > 0.75 {
             Outcome::WhiteWon
@@ -377,6 +378,39 @@ mod tests {
     }
 
     #[test]
+    fn results_go_to_the_nearest_outcome() {
+        for (result, outcome) in [
+            (1.0, Outcome::WhiteWon),
+            (0.8, Outcome::WhiteWon),
+            (0.75, Outcome::Draw),
+            (0.5, Outcome::Draw),
+            (0.25, Outcome::Draw),
+            (0.2, Outcome::BlackWon),
+            (0.0, Outcome::BlackWon),
+        ] {
+            assert_eq!(Outcome::from_white_score(result), outcome, "{result}");
+            assert_eq!(Outcome::from_white_score(outcome.white_score()), outcome);
+        }
+    }
+
+    #[test]
+    fn a_file_is_read_whole_records_and_all() {
+        let path = std::env::temp_dir().join(format!("ferrum-read-{}.bin", std::process::id()));
+        let a = Record::pack(&Chess::default(), Some(3), Outcome::Draw, true);
+        let b = Record::pack(&Chess::default(), Some(-8), Outcome::BlackWon, false);
+        std::fs::write(&path, [&a.0[..], &b.0[..], &a.0[..5]].concat()).unwrap();
+        let text = path.to_string_lossy().to_string();
+        let records = read_file(&text, "test");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(records, Ok(vec![a, b]));
+        assert!(
+            read_file(&text, "test")
+                .unwrap_err()
+                .contains("cannot open")
+        );
+    }
+
+    #[test]
     fn a_cut_record_is_skipped_with_a_warning() {
         let pos = Chess::default();
         let r = Record::pack(&pos, Some(5), Outcome::Draw, false);
@@ -429,6 +463,16 @@ mod tests {
         let ending = Game::from_fen("8/8/4k3/8/8/8/3PK3/8 b - - 0 1", false)
             .unwrap()
             .pos;
+        // Phases 24 and 0 (the start and a pawn ending), 12 (queens and a rook each gone,
+        // bucket 10-14) and 7 (rook and minor each, bucket 5-9).
+        let middle = Game::from_fen("r3kb1r/pppppppp/8/8/8/8/PPPPPPPP/R3KB1R w - - 0 1", false)
+            .unwrap()
+            .pos;
+        let light = Game::from_fen("r3kb2/pppppppp/8/8/8/8/PPPPPPPP/R3KB2 w - - 0 1", false)
+            .unwrap()
+            .pos;
+        let mut unreadable = Record::pack(&start, Some(5), Outcome::Draw, false);
+        unreadable.0[26] = 3;
         let records = [
             Record::pack(&start, Some(10), Outcome::WhiteWon, true),
             Record::pack(&ending, Some(-30), Outcome::WhiteWon, false),
@@ -436,6 +480,20 @@ mod tests {
             Record::pack(&ending, None, Outcome::BlackWon, false),
         ];
         let lines = stats(&records);
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        let mut more = records.to_vec();
+        more.extend([
+            Record::pack(&middle, Some(0), Outcome::Draw, false),
+            Record::pack(&light, Some(0), Outcome::Draw, false),
+            Record::pack(&light, Some(0), Outcome::Draw, false),
+            unreadable,
+        ]);
+        let more = stats(&more);
+        assert_eq!(
+            more[4],
+            "phase (24 = all pieces) 0-4: 25.0%, 5-9: 25.0%, 10-14: 12.5%, 15-19: 0.0%, 20-24: 25.0%"
+        );
+        assert_eq!(more[5], "1 records unreadable");
         assert_eq!(lines[0], "positions 4");
         assert!(lines[1].starts_with("games 2 "), "{}", lines[1]);
         assert_eq!(
