@@ -34,6 +34,7 @@ import chess
 from adjudicate import AdjudicationRules
 from clock import parse_tc
 from engines import EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
+from journal import Journal, JournalError, identity, read_seed
 from referee import GameSettings, play_game
 from tally import Sprt, Tally
 
@@ -71,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed for the opening order (default: random, printed)")
     p.add_argument("--pgn", help="append finished games to this PGN file")
     p.add_argument("--json", help="write the final summary to this JSON file")
+    p.add_argument("--journal", metavar="FILE",
+                   help="record every finished game here; started again with the same journal, the "
+                        "match plays only the games it lacks (same engines, binaries, limits, book and "
+                        "SPRT; the seed comes from the journal)")
     p.add_argument("--event", default="Ferrum match", help="PGN Event tag")
     p.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                    help="sequential test in logistic Elo; stops when a bound is crossed")
@@ -187,7 +192,9 @@ class Match:
     """Runs the schedule with `concurrency` workers, each owning one process per engine."""
 
     def __init__(self, specs: list[EngineSpec], settings: GameSettings, schedule: list[ScheduledGame],
-                 tally: Tally, concurrency: int, pgn_path: Optional[str], report_every: int):
+                 tally: Tally, concurrency: int, pgn_path: Optional[str], report_every: int,
+                 journal: Optional[Journal] = None):
+        self.journal = journal
         self.specs = specs
         self.settings = settings
         self.schedule = list(schedule)
@@ -262,6 +269,13 @@ class Match:
         if self.pgn_path:
             with open(self.pgn_path, "a", encoding="utf-8") as f:
                 print(record.pgn, file=f, end="\n\n")
+        if self.journal is not None:
+            try:
+                self.journal.record(game.number, game.pair, score1, forfeit_by, record.failure)
+            except JournalError as err:
+                self.status, self.error = "aborted", str(err)
+                self._stop_others()
+                raise asyncio.CancelledError from None
         if self.tally.add(game.pair, score1, forfeit_by, record.failure):
             if self.tally.pairs % self.report_every == 0:
                 print(self.tally.short_line(), flush=True)
@@ -271,9 +285,28 @@ class Match:
                 self._stop_others()
 
 
-async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, seed) -> int:
+async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, seed,
+                     journal: Optional[Journal] = None) -> int:
     tally = Tally(specs[0].name, specs[1].name, sprt)
-    match = Match(specs, settings, schedule, tally, args.concurrency, args.pgn, args.report_every)
+    if journal is not None and journal.games:
+        # The games the journal holds count as played; the schedule keeps the rest.
+        done = set()
+        for game in sorted(journal.games, key=lambda g: g["number"]):
+            tally.add(game["pair"], game["score1"], game.get("forfeit_by"), game.get("failure"))
+            done.add(game["number"])
+        schedule = [g for g in schedule if g.number not in done]
+        print(f"Resumed {len(done)} games from {args.journal}, {len(schedule)} to play", flush=True)
+        print(tally.short_line(), flush=True)
+        if tally.decision() is not None:
+            schedule = []
+    match = Match(specs, settings, schedule, tally, args.concurrency, args.pgn, args.report_every, journal)
+    if not schedule:
+        decision = tally.decision()
+        match.status = f"sprt {decision}" if decision else "finished"
+        for line in tally.report():
+            print(line)
+        print(f"Status: {match.status}, nothing left to play, seed {seed}", flush=True)
+        return 0
     try:
         await match.start_first()
     except EngineStartError as err:
@@ -313,10 +346,27 @@ def main(argv: Optional[list[str]] = None) -> int:
     # engines are chatty, so only --debug shows that traffic.
     logging.getLogger("chess.engine").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    journal = None
     try:
+        if args.journal:
+            try:
+                kept = read_seed(args.journal)
+            except JournalError as err:
+                raise UsageError(str(err)) from None
+            if kept is not None:
+                if args.seed is not None and args.seed != kept:
+                    raise UsageError(f"--seed {args.seed} differs from the journal's seed {kept}")
+                seed = kept
         specs, settings, sprt = parse_settings(args)
         book = load_book(args.book)
         schedule = build_schedule(book, args.games, seed, args.book)
+        if args.journal:
+            try:
+                journal = Journal(args.journal, identity(specs, settings, args.book, seed, sprt))
+            except JournalError as err:
+                raise UsageError(str(err)) from None
+            if journal.warning:
+                print(f"match.py: warning: {journal.warning}", file=sys.stderr)
         if args.pgn:
             try:
                 open(args.pgn, "a", encoding="utf-8").close()
@@ -330,7 +380,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"Match {specs[0].name} vs {specs[1].name}: {args.games} games, {limit}, book {args.book} "
           f"({len(book)} openings), seed {seed}, concurrency {args.concurrency}", flush=True)
     try:
-        return asyncio.run(main_async(args, specs, settings, sprt, schedule, seed))
+        return asyncio.run(main_async(args, specs, settings, sprt, schedule, seed, journal))
     except KeyboardInterrupt:
         return 130
 

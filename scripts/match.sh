@@ -6,7 +6,7 @@
 #   --concurrency C   --seed S   --pgn FILE   --sprt ELO0 ELO1 ALPHA BETA
 #   --resign-score CP --resign-moves K [--resign-twosided]
 #   --draw-score CP --draw-moves K --draw-after-move M   --tolerance-ms MS   --event NAME
-# Options only match.py has (--json, --report-every, --move-timeout, --debug)
+# Options only match.py has (--json, --journal, --report-every, --move-timeout, --debug)
 # make the script use match.py. Honest differences with the external tools:
 #   - an odd --games is rounded up to whole pairs (-rounds ceil(N/2) -repeat);
 #   - fastchess's SPRT is asked for model=logistic (its default is normalized Elo);
@@ -62,7 +62,7 @@ while (($#)); do
         --draw-score) need "$@"; draw_score="$2"; shift 2 ;;
         --draw-moves) need "$@"; draw_moves="$2"; shift 2 ;;
         --draw-after-move) need "$@"; draw_after="$2"; shift 2 ;;
-        --json|--report-every|--move-timeout) need "$@"; python_only="$1"; shift 2 ;;
+        --json|--journal|--report-every|--move-timeout) need "$@"; python_only="$1"; shift 2 ;;
         --debug) python_only="$1"; shift ;;
         -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1'" ;;

@@ -187,6 +187,65 @@ class FakeEngineMatches(unittest.TestCase):
         self.assertLess(data["games"], 400)
         self.assertGreaterEqual(data["sprt"]["llr"], data["sprt"]["upper"])
 
+    def test_a_journal_resumes_a_match_where_it_stopped(self):
+        journal, pgn = self.dir / "m.journal", self.dir / "resumed.pgn"
+
+        def run(games: str, *extra: str, journal_path=journal, out=pgn) -> subprocess.CompletedProcess:
+            return self.run_match(*fake("first", "good"), *fake("illegal", "bad"), "--book", str(self.book),
+                                  "--nodes", "1", "--games", games, "--pgn", str(out),
+                                  "--journal", str(journal_path), "--json", str(self.dir / "r.json"), *extra)
+
+        first = run("4", "--seed", "11")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertEqual(len(journal.read_text().splitlines()), 5)  # header and 4 games
+        # Stopped while writing a fifth game: the cut line is dropped with a warning.
+        with open(journal, "a") as f:
+            f.write('{"number": 5, "pa')
+        again = run("8")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("cut last line", again.stderr)
+        self.assertIn("Resumed 4 games", again.stdout)
+        self.assertIn("seed 11", again.stdout)
+        data = json.loads((self.dir / "r.json").read_text())
+        self.assertEqual((data["games"], data["wins"], data["pairs"]), (8, 8, 4))
+        self.assertEqual(data["failures"]["bad"]["illegal"], 8)
+        # The four new games got the openings an unbroken match of 8 gives its games 5-8.
+        whole = self.dir / "whole.pgn"
+        unbroken = run("8", "--seed", "11", journal_path=self.dir / "other.journal", out=whole)
+        self.assertEqual(unbroken.returncode, 0, unbroken.stderr)
+
+        def openings(path: Path) -> list:
+            with open(path) as f:
+                games = iter(lambda: chess.pgn.read_game(f), None)
+                return [(g.headers["FEN"], g.headers["White"]) for g in games]
+
+        self.assertEqual(openings(pgn)[4:], openings(whole)[4:])
+        # A finished match has nothing left to play.
+        done = run("8")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("nothing left to play", done.stdout)
+        self.assertEqual(len(openings(pgn)), 8)
+
+    def test_a_journal_refuses_another_match(self):
+        journal = self.dir / "m.journal"
+        common = ["--book", str(self.book), "--nodes", "1", "--games", "2", "--journal", str(journal)]
+        proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common, "--seed", "3")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for args, text in [
+            ([*fake("first", "a", "option.Hash=2"), *fake("first", "b"), *common], "engine1.options differ"),
+            ([*fake("random", "a"), *fake("first", "b"), *common], "engine1.cmd differ"),
+            ([*fake("first", "a"), *fake("first", "b"), *common, "--seed", "4"], "differs from the journal's seed 3"),
+            ([*fake("first", "a"), *fake("first", "b"), *common, "--sprt", "0", "5", "0.05", "0.05"], "sprt differ"),
+        ]:
+            proc = self.run_match(*args)
+            self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+            self.assertIn(text, proc.stderr)
+            self.assertNotIn("Traceback", proc.stderr)
+        journal.write_text("not json\n")
+        proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no valid header", proc.stderr)
+
     def test_unknown_option_is_skipped_with_a_warning(self):
         proc = self.run_match(*fake("first", "a", "option.Threads=1", "option.Hash=2"), *fake("first", "b"),
                               "--book", str(self.book), "--nodes", "1", "--games", "2")
