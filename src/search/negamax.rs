@@ -53,12 +53,13 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         static_eval: i32,
+        in_check: bool,
     ) -> Option<i32> {
         if !self.prune
             || depth < params::null_min_depth()
             || self.td.stack.at(ply).after_null
             || beta.abs() >= MATE_BOUND
-            || pos.is_check()
+            || in_check
         {
             return None;
         }
@@ -70,7 +71,16 @@ impl Searcher<'_> {
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
         let floor = self.td.push_null(pos, ply);
-        let score = -self.negamax(&null_pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        // Passing never gives check: the side to move was not in check, so neither is the
+        // other side.
+        let score = -self.negamax(
+            &null_pos,
+            false,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+        );
         self.td.pop_null(ply, floor);
         if self.stopped || score < beta {
             return None;
@@ -79,10 +89,13 @@ impl Searcher<'_> {
         Some(if score >= MATE_BOUND { beta } else { score })
     }
 
-    /// A node below the root (`ply` >= 1; the root is `search_root`).
+    /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
+    /// `pos.is_check()`, which the parent already knows.
+    #[allow(clippy::too_many_arguments)]
     pub fn negamax(
         &mut self,
         pos: &Chess,
+        in_check: bool,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -93,7 +106,7 @@ impl Searcher<'_> {
         if self.td.stack.is_draw(pos, ply) {
             return DRAW;
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         // Check extension: a position in check is searched one ply deeper, so forcing lines
         // are not cut off at the horizon.
         let depth = if in_check && self.prune {
@@ -102,7 +115,7 @@ impl Searcher<'_> {
             depth
         };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, in_check, alpha, beta, ply);
         }
         self.visit(ply);
         if self.stopped {
@@ -209,7 +222,7 @@ impl Searcher<'_> {
         {
             return estimate;
         }
-        if let Some(score) = self.null_move(pos, depth, beta, ply, estimate) {
+        if let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check) {
             return score;
         }
         // Stopped inside the null-move search: no node more may be visited.
@@ -258,7 +271,8 @@ impl Searcher<'_> {
             }
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
-            if (late || futile) && !child.is_check() {
+            let child_in_check = child.is_check();
+            if (late || futile) && !child_in_check {
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
@@ -268,7 +282,17 @@ impl Searcher<'_> {
                 continue;
             }
             let score = self.search_child(
-                &child, m, i, depth, node.alpha, beta, ply, pv_node, in_check, improving,
+                &child,
+                child_in_check,
+                m,
+                i,
+                depth,
+                node.alpha,
+                beta,
+                ply,
+                pv_node,
+                in_check,
+                improving,
             );
             self.td.pop_move();
             if self.stopped {
@@ -298,6 +322,7 @@ impl Searcher<'_> {
     pub(super) fn search_child(
         &mut self,
         child: &Chess,
+        child_in_check: bool,
         m: Move,
         i: usize,
         depth: i32,
@@ -309,7 +334,7 @@ impl Searcher<'_> {
         improving: bool,
     ) -> i32 {
         if i == 0 {
-            return -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+            return -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1);
         }
         // Late move reductions: quiet moves far down the ordering are searched less deep
         // first; one that surprises is searched again at full depth.
@@ -318,27 +343,43 @@ impl Searcher<'_> {
             && i >= params::lmr_min_moves() as usize
             && !in_check
             && !is_tactical(m)
-            && !child.is_check()
+            && !child_in_check
         {
             let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
             r.clamp(0, depth - 2)
         } else {
             0
         };
-        let mut s = -self.negamax(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        let reduced = depth - 1 - reduction;
+        let mut s = -self.negamax(child, child_in_check, reduced, -alpha - 1, -alpha, ply + 1);
         if s > alpha && reduction > 0 && !self.stopped {
-            s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+            s = -self.negamax(
+                child,
+                child_in_check,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+            );
         }
         if s > alpha && s < beta && !self.stopped {
-            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1)
         } else {
             s
         }
     }
 
     /// Resolves captures and promotions until the position is quiet; the side to move may
-    /// "stand pat" on the static score. In check, every evasion is searched instead.
-    pub fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// "stand pat" on the static score. In check (`in_check`, known to the parent), every
+    /// evasion is searched instead.
+    pub fn quiescence(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.td.pv.clear(ply);
         self.visit(ply);
         if self.stopped {
@@ -347,7 +388,7 @@ impl Searcher<'_> {
         if pos.is_insufficient_material() {
             return DRAW;
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY {
             return if in_check {
                 DRAW
@@ -381,7 +422,7 @@ impl Searcher<'_> {
         };
         for m in picker {
             let child = self.td.play_in_quiescence(pos, m, ply);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1);
             if self.stopped {
                 return best.max(DRAW);
             }

@@ -147,7 +147,7 @@ impl Searcher<'_> {
             depth
         };
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, 0);
+            return self.quiescence(pos, in_check, alpha, beta, 0);
         }
         self.visit(0);
         if self.stopped {
@@ -192,7 +192,17 @@ impl Searcher<'_> {
             let child = self.td.push_move(pos, m, 0);
             // Out of check the root counts as improving (nothing two plies back).
             let score = self.search_child(
-                &child, m, i, depth, node.alpha, beta, 0, pv_node, in_check, true,
+                &child,
+                child.is_check(),
+                m,
+                i,
+                depth,
+                node.alpha,
+                beta,
+                0,
+                pv_node,
+                in_check,
+                true,
             );
             self.td.pop_move();
             if self.stopped {
