@@ -9,8 +9,10 @@ comes from the journal, so the remaining games get the openings they would have 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Optional
@@ -22,12 +24,8 @@ class JournalError(Exception):
     """The journal cannot be used for this match: reported in one line."""
 
 
-def program_digest(cmd: list[str]) -> Optional[str]:
-    """SHA-256 of the engine's program file (the first word of its command, looked up on
-    PATH like a shell would), or None if it cannot be read."""
-    if not cmd:
-        return None
-    path = shutil.which(cmd[0]) or cmd[0]
+def file_digest(path: str) -> Optional[str]:
+    """SHA-256 of a file's bytes, or None if it cannot be read."""
     try:
         digest = hashlib.sha256()
         with open(path, "rb") as f:
@@ -38,17 +36,32 @@ def program_digest(cmd: list[str]) -> Optional[str]:
         return None
 
 
+def program_digest(cmd: list[str], workdir: Optional[str] = None) -> Optional[str]:
+    """SHA-256 of the engine's program file: the first word of its command, found as the
+    engine will be started (relative to its working directory, else on PATH). For an engine
+    run by an interpreter (`python3 engine.py`) this is the interpreter's."""
+    if not cmd:
+        return None
+    path = cmd[0]
+    if "/" in path:
+        if workdir and not os.path.isabs(path):
+            path = os.path.join(workdir, path)
+    else:
+        path = shutil.which(path) or path
+    return file_digest(path)
+
+
 def identity(specs, settings, book: str, seed: int, sprt) -> dict:
     """What must not change between the runs of one match."""
     rules = settings.rules
     return {
         "engines": [
             {"name": s.name, "cmd": s.cmd, "dir": s.dir, "options": dict(sorted(s.options.items())),
-             "ponder": s.ponder, "sha256": program_digest(s.cmd)}
+             "ponder": s.ponder, "sha256": program_digest(s.cmd, s.dir)}
             for s in specs
         ],
         "tc": settings.pgn_time_control(), "nodes": settings.nodes, "depth": settings.depth,
-        "book": str(Path(book).resolve()), "seed": seed,
+        "book": str(Path(book).resolve()), "book_sha256": file_digest(book), "seed": seed,
         "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta],
         "adjudication": [rules.resign_score, rules.resign_moves, rules.resign_twosided,
                          rules.draw_score, rules.draw_moves, rules.draw_after_move],
@@ -85,68 +98,95 @@ def read_seed(path: str) -> Optional[int]:
 
 
 class Journal:
-    """Opens (or starts) the journal at `path` for a match of identity `ident`: `games` are
-    the games it already holds, each a dict with number, pair, score1, forfeit_by and
-    failure; `warning` says what was skipped (a line cut by a stop)."""
+    """Opens (or starts) the journal at `path` for a match of identity `ident` and at most
+    `games` games: `games_done` are the games it already holds, each a dict with number,
+    pair, score1, forfeit_by and failure; `warning` says what was dropped (a line cut by a
+    stop). The file is locked while the match runs, so a second run of the same match cannot
+    write into it at the same time. Nothing is written before the first game ends, so a run
+    that fails to start leaves no journal behind."""
 
-    def __init__(self, path: str, ident: dict):
+    def __init__(self, path: str, ident: dict, games: int):
         self.path = path
-        self.games: list[dict] = []
+        self.ident = ident
+        self.games_done: list[dict] = []
         self.warning: Optional[str] = None
         try:
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().split("\n")
-        except FileNotFoundError:
-            lines = []
+            self.file = open(path, "a+b")
         except OSError as err:
-            raise JournalError(f"cannot read journal {path!r}: {err.strerror or err}") from None
-        if lines and lines[-1] == "":
+            raise JournalError(f"cannot open journal {path!r}: {err.strerror or err}") from None
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.file.close()
+            raise JournalError(f"journal {path!r} is in use by another match") from None
+        self.file.seek(0)
+        data = self.file.read()
+        self.has_header = False
+        lines = data.split(b"\n")
+        # Offsets of each line's start, to cut the file at a broken last line.
+        starts, at = [], 0
+        for line in lines:
+            starts.append(at)
+            at += len(line) + 1
+        if lines[-1] == b"":
             lines.pop()
         if not lines:
-            self._append({"version": VERSION, "match": ident}, new=True)
             return
         try:
             header = json.loads(lines[0])
         except ValueError:
+            self.file.close()
             raise JournalError(f"journal {path!r} has no valid header") from None
         if header.get("version") != VERSION:
+            self.file.close()
             raise JournalError(f"journal {path!r} is version {header.get('version')!r}, not {VERSION}")
         changed = differences(header.get("match", {}), ident)
         if changed:
+            self.file.close()
             raise JournalError(f"journal {path!r} is of another match: {', '.join(changed)} differ"
                                " (start a new journal, or run the match it was written for)")
+        self.has_header = True
         seen = set()
-        for i, line in enumerate(lines[1:], start=2):
+        for i, line in enumerate(lines[1:], start=1):
             try:
                 game = json.loads(line)
-                key = int(game["number"])
-                if game["score1"] not in (0.0, 0.5, 1.0) or key in seen:
+                number = int(game["number"])
+                if game["score1"] not in (0.0, 0.5, 1.0) or number in seen:
                     raise ValueError
             except (ValueError, KeyError, TypeError):
                 # Only the last line may be cut (a stop while it was written); drop it.
-                if i == len(lines):
-                    self.warning = f"skipped a cut last line ({len(line)} bytes) of {path}"
-                    self._rewrite(lines[:-1])
+                if i == len(lines) - 1:
+                    self.warning = f"dropped a cut last line ({len(line)} bytes) of {path}"
+                    self.file.truncate(starts[i])
                     break
-                raise JournalError(f"{path}:{i}: not a game record") from None
-            seen.add(key)
-            self.games.append(game)
+                self.file.close()
+                raise JournalError(f"{path}:{i + 1}: not a game record") from None
+            if number > games:
+                self.file.close()
+                raise JournalError(f"journal {path!r} holds game {number}, more than --games {games}")
+            seen.add(number)
+            self.games_done.append(game)
+        else:
+            # A whole last line whose newline was cut: give it one, so records stay apart.
+            if not data.endswith(b"\n"):
+                self._write(b"\n")
 
     def record(self, number: int, pair: int, score1: float, forfeit_by: Optional[str],
                failure: Optional[str]) -> None:
-        self._append({"number": number, "pair": pair, "score1": score1,
-                      "forfeit_by": forfeit_by, "failure": failure})
+        text = ""
+        if not self.has_header:
+            text = json.dumps({"version": VERSION, "match": self.ident}) + "\n"
+        text += json.dumps({"number": number, "pair": pair, "score1": score1,
+                            "forfeit_by": forfeit_by, "failure": failure}) + "\n"
+        self._write(text.encode())
+        self.has_header = True
 
-    def _append(self, obj: dict, new: bool = False) -> None:
-        try:
-            with open(self.path, "w" if new else "a", encoding="utf-8") as f:
-                f.write(json.dumps(obj) + "\n")
-        except OSError as err:
-            raise JournalError(f"cannot write journal {self.path!r}: {err.strerror or err}") from None
+    def close(self) -> None:
+        self.file.close()
 
-    def _rewrite(self, lines: list[str]) -> None:
+    def _write(self, data: bytes) -> None:
         try:
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write("".join(line + "\n" for line in lines))
+            self.file.write(data)
+            self.file.flush()
         except OSError as err:
             raise JournalError(f"cannot write journal {self.path!r}: {err.strerror or err}") from None

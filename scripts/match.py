@@ -288,10 +288,10 @@ class Match:
 async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, seed,
                      journal: Optional[Journal] = None) -> int:
     tally = Tally(specs[0].name, specs[1].name, sprt)
-    if journal is not None and journal.games:
+    if journal is not None and journal.games_done:
         # The games the journal holds count as played; the schedule keeps the rest.
         done = set()
-        for game in sorted(journal.games, key=lambda g: g["number"]):
+        for game in sorted(journal.games_done, key=lambda g: g["number"]):
             tally.add(game["pair"], game["score1"], game.get("forfeit_by"), game.get("failure"))
             done.add(game["number"])
         schedule = [g for g in schedule if g.number not in done]
@@ -306,6 +306,7 @@ async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, 
         for line in tally.report():
             print(line)
         print(f"Status: {match.status}, nothing left to play, seed {seed}", flush=True)
+        write_summary(args, tally, match, settings, seed)
         return 0
     try:
         await match.start_first()
@@ -325,17 +326,23 @@ async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, 
             print("Illegal ponder moves: " + ", ".join(f"{n} {c}" for n, c in ponder_errors.items()))
         print(f"Status: {match.status}" + (f" ({match.error})" if match.error else "")
               + f", {time.monotonic() - started:.1f} s, seed {seed}", flush=True)
-        if args.json:
-            data = tally.summary()
-            data.update(status=match.status, error=match.error, seed=seed,
-                        time_control=settings.pgn_time_control(), bad_ponder_moves=ponder_errors,
-                        ponder={s.name: s.ponder for s in specs})
-            try:
-                with open(args.json, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1, default=str)
-            except OSError as err:
-                print(f"match.py: cannot write {args.json!r}: {err.strerror or err}", file=sys.stderr)
+        write_summary(args, tally, match, settings, seed)
     return 1 if match.status == "aborted" else 0
+
+
+def write_summary(args: argparse.Namespace, tally: Tally, match: Match, settings, seed: int) -> None:
+    """The final summary as JSON, when --json asks for it."""
+    if not args.json:
+        return
+    data = tally.summary()
+    data.update(status=match.status, error=match.error, seed=seed,
+                time_control=settings.pgn_time_control(), bad_ponder_moves=match.bad_ponder_moves(),
+                ponder={s.name: s.ponder for s in match.specs})
+    try:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, default=str)
+    except OSError as err:
+        print(f"match.py: cannot write {args.json!r}: {err.strerror or err}", file=sys.stderr)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -362,7 +369,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         schedule = build_schedule(book, args.games, seed, args.book)
         if args.journal:
             try:
-                journal = Journal(args.journal, identity(specs, settings, args.book, seed, sprt))
+                journal = Journal(args.journal, identity(specs, settings, args.book, seed, sprt), args.games)
             except JournalError as err:
                 raise UsageError(str(err)) from None
             if journal.warning:
@@ -383,6 +390,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return asyncio.run(main_async(args, specs, settings, sprt, schedule, seed, journal))
     except KeyboardInterrupt:
         return 130
+    finally:
+        if journal is not None:
+            journal.close()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,10 @@
 #   concurrency 1, Hash 16 MB          [CONCURRENCY]
 #   journal ../ferrum-data/sprt/journal-<dev>-<base>.jsonl, named by the two binaries'
 #   SHA-256 [JOURNAL]: run the same SPRT again (SKIP_BUILD=1, or builds of the same
-#   commits) and it goes on from the games the journal holds (match.py only).
+#   commits) and it goes on from the games the journal holds. The journal is match.py's:
+#   with it the match runs on match.py even where fastchess or cutechess-cli is installed;
+#   JOURNAL=none (or MATCH_RUNNER=fastchess|cutechess) runs without one. The same binaries
+#   at another time control, bounds or book need a JOURNAL of their own.
 # Other knobs: SKIP_BUILD=1 reuses the binaries already in /tmp/ferrum-sprt;
 #   BASE_TARGET_DIR (default /tmp/ferrum-sprt/target-base) keeps the base
 #   build's cache between runs. The games go to /tmp/ferrum-sprt/sprt.pgn.
@@ -63,12 +66,17 @@ fi
 [[ -x "$out/base" && -x "$out/dev" ]] || die "missing $out/base or $out/dev (build them or unset SKIP_BUILD)"
 
 digest() { sha256sum "$1" | cut -c1-12; }
-mkdir -p "$repo/../ferrum-data/sprt"
-JOURNAL="${JOURNAL:-$repo/../ferrum-data/sprt/journal-$(digest "$out/dev")-$(digest "$out/base").jsonl}"
+journal=()
+case "${MATCH_RUNNER:-auto}" in fastchess | cutechess) JOURNAL=none ;; esac
+if [[ "${JOURNAL:-}" != none ]]; then
+    mkdir -p "$repo/../ferrum-data/sprt"
+    JOURNAL="${JOURNAL:-$repo/../ferrum-data/sprt/journal-$(digest "$out/dev")-$(digest "$out/base").jsonl}"
+    journal=(--journal "$JOURNAL")
+    echo "== journal $JOURNAL"
+fi
 echo "== SPRT dev vs base: tc $TC, [$ELO0, $ELO1], alpha $ALPHA, beta $BETA, up to $GAMES games"
-echo "== journal $JOURNAL"
 "$here/match.sh" \
     --engine "cmd=$out/dev" name=dev option.Hash=16 \
     --engine "cmd=$out/base" name=base option.Hash=16 \
     --tc "$TC" --book "$BOOK" --games "$GAMES" --concurrency "$CONCURRENCY" \
-    --sprt "$ELO0" "$ELO1" "$ALPHA" "$BETA" --pgn "$out/sprt.pgn" --journal "$JOURNAL"
+    --sprt "$ELO0" "$ELO1" "$ALPHA" "$BETA" --pgn "$out/sprt.pgn" "${journal[@]}"

@@ -188,47 +188,70 @@ class FakeEngineMatches(unittest.TestCase):
         self.assertGreaterEqual(data["sprt"]["llr"], data["sprt"]["upper"])
 
     def test_a_journal_resumes_a_match_where_it_stopped(self):
-        journal, pgn = self.dir / "m.journal", self.dir / "resumed.pgn"
+        journal, pgn, js = self.dir / "m.journal", self.dir / "resumed.pgn", self.dir / "r.json"
+        # Eight openings (the start after each of eight first moves), so each pair's opening
+        # tells where in the schedule a game came from.
+        book = self.dir / "eight.epd"
+        fens = []
+        for move in ["e2e4", "d2d4", "c2c4", "g1f3", "b2b3", "g2g3", "f2f4", "b1c3"]:
+            board = chess.Board()
+            board.push_uci(move)
+            fens.append(board.fen())
+        book.write_text("\n".join(fens) + "\n")
 
         def run(games: str, *extra: str, journal_path=journal, out=pgn) -> subprocess.CompletedProcess:
-            return self.run_match(*fake("first", "good"), *fake("illegal", "bad"), "--book", str(self.book),
+            return self.run_match(*fake("first", "good"), *fake("illegal", "bad"), "--book", str(book),
                                   "--nodes", "1", "--games", games, "--pgn", str(out),
-                                  "--journal", str(journal_path), "--json", str(self.dir / "r.json"), *extra)
-
-        first = run("4", "--seed", "11")
-        self.assertEqual(first.returncode, 0, first.stderr)
-        self.assertEqual(len(journal.read_text().splitlines()), 5)  # header and 4 games
-        # Stopped while writing a fifth game: the cut line is dropped with a warning.
-        with open(journal, "a") as f:
-            f.write('{"number": 5, "pa')
-        again = run("8")
-        self.assertEqual(again.returncode, 0, again.stderr)
-        self.assertIn("cut last line", again.stderr)
-        self.assertIn("Resumed 4 games", again.stdout)
-        self.assertIn("seed 11", again.stdout)
-        data = json.loads((self.dir / "r.json").read_text())
-        self.assertEqual((data["games"], data["wins"], data["pairs"]), (8, 8, 4))
-        self.assertEqual(data["failures"]["bad"]["illegal"], 8)
-        # The four new games got the openings an unbroken match of 8 gives its games 5-8.
-        whole = self.dir / "whole.pgn"
-        unbroken = run("8", "--seed", "11", journal_path=self.dir / "other.journal", out=whole)
-        self.assertEqual(unbroken.returncode, 0, unbroken.stderr)
+                                  "--journal", str(journal_path), "--json", str(js), *extra)
 
         def openings(path: Path) -> list:
             with open(path) as f:
                 games = iter(lambda: chess.pgn.read_game(f), None)
-                return [(g.headers["FEN"], g.headers["White"]) for g in games]
+                return [(g.headers["Round"], g.headers["FEN"], g.headers["White"]) for g in games]
 
-        self.assertEqual(openings(pgn)[4:], openings(whole)[4:])
-        # A finished match has nothing left to play.
+        first = run("5", "--seed", "11")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        lines = journal.read_text().splitlines()
+        self.assertEqual(len(lines), 6)  # header and 5 games
+        # Stopped while writing a sixth game: the cut line is dropped with a warning. Game 5
+        # left its pair half played; the resumed match plays its other half.
+        journal.write_text("\n".join(lines) + '\n{"number": 6, "pa')
+        self.assertGreater(len(journal.read_text()), 0)
+        again = run("8")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("dropped a cut last line", again.stderr)
+        self.assertIn("Resumed 5 games", again.stdout)
+        self.assertIn("seed 11", again.stdout)
+        data = json.loads(js.read_text())
+        self.assertEqual((data["games"], data["wins"], data["pairs"]), (8, 8, 4))
+        self.assertEqual(data["failures"]["bad"]["illegal"], 8)
+        self.assertEqual(len(journal.read_text().splitlines()), 9)
+        # Games 6-8 got the openings an unbroken match of 8 with seed 11 gives them, which
+        # are not those of games 1-5.
+        whole = self.dir / "whole.pgn"
+        unbroken = run("8", "--seed", "11", journal_path=self.dir / "other.journal", out=whole)
+        self.assertEqual(unbroken.returncode, 0, unbroken.stderr)
+        self.assertEqual(openings(pgn), openings(whole))
+        self.assertEqual(len({fen for _, fen, _ in openings(whole)}), 4)
+        # A finished match has nothing left to play, and still writes its summary.
+        js.unlink()
         done = run("8")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("nothing left to play", done.stdout)
+        self.assertEqual(json.loads(js.read_text())["games"], 8)
         self.assertEqual(len(openings(pgn)), 8)
+        # Fewer games than the journal holds is another match.
+        fewer = run("6")
+        self.assertEqual(fewer.returncode, 2)
+        self.assertIn("more than --games 6", fewer.stderr)
 
-    def test_a_journal_refuses_another_match(self):
+    def test_a_journal_refuses_another_match_and_a_second_writer(self):
         journal = self.dir / "m.journal"
         common = ["--book", str(self.book), "--nodes", "1", "--games", "2", "--journal", str(journal)]
+        # An engine that cannot start leaves no journal to block the corrected command.
+        proc = self.run_match("--engine", "cmd=/nonexistent/engine", *fake("first", "b"), *common)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(journal.read_text() if journal.exists() else "", "")
         proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common, "--seed", "3")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for args, text in [
@@ -241,6 +264,18 @@ class FakeEngineMatches(unittest.TestCase):
             self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
             self.assertIn(text, proc.stderr)
             self.assertNotIn("Traceback", proc.stderr)
+        # The same book path with other openings is another match too.
+        self.book.write_text(OPENINGS[0] + "\n")
+        proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("book_sha256 differ", proc.stderr)
+        # While one run holds the journal, another is refused.
+        import fcntl
+        with open(journal, "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("in use by another match", proc.stderr)
         journal.write_text("not json\n")
         proc = self.run_match(*fake("first", "a"), *fake("first", "b"), *common)
         self.assertEqual(proc.returncode, 2)

@@ -463,8 +463,8 @@ mod tests {
         let ending = Game::from_fen("8/8/4k3/8/8/8/3PK3/8 b - - 0 1", false)
             .unwrap()
             .pos;
-        // Phases 24 and 0 (the start and a pawn ending), 12 (queens and a rook each gone,
-        // bucket 10-14) and 7 (rook and minor each, bucket 5-9).
+        // Phases 24 and 0 (the start and a pawn ending), 10 (rooks and a bishop each:
+        // bucket 10-14) and 6 (a rook and a bishop each: bucket 5-9).
         let middle = Game::from_fen("r3kb1r/pppppppp/8/8/8/8/PPPPPPPP/R3KB1R w - - 0 1", false)
             .unwrap()
             .pos;

@@ -71,8 +71,8 @@ impl Searcher<'_> {
         let null_pos = pos.clone().swap_turn().ok()?;
         let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
         let floor = self.td.push_null(pos, ply);
-        // Passing never gives check: the side to move was not in check, so neither is the
-        // other side.
+        // After passing, the side to move is the one that just moved, and a legal position
+        // never leaves the side that moved in check.
         let score = -self.negamax(
             &null_pos,
             false,
@@ -91,7 +91,6 @@ impl Searcher<'_> {
 
     /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
     /// `pos.is_check()`, which the parent already knows.
-    #[allow(clippy::too_many_arguments)]
     pub fn negamax(
         &mut self,
         pos: &Chess,
