@@ -80,34 +80,18 @@ def differences(old: dict, new: dict) -> list[str]:
     return keys
 
 
-def read_seed(path: str) -> Optional[int]:
-    """The seed in an existing journal's header; None when there is no journal yet."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise JournalError(f"cannot read journal {path!r}: {err.strerror or err}") from None
-    if not first.strip():
-        return None
-    try:
-        return int(json.loads(first)["match"]["seed"])
-    except (ValueError, KeyError, TypeError):
-        raise JournalError(f"journal {path!r} has no valid header") from None
-
-
 class Journal:
-    """Opens (or starts) the journal at `path` for a match of identity `ident` and at most
-    `games` games: `games_done` are the games it already holds, each a dict with number,
-    pair, score1, forfeit_by and failure; `warning` says what was dropped (a line cut by a
-    stop). The file is locked while the match runs, so a second run of the same match cannot
-    write into it at the same time. Nothing is written before the first game ends, so a run
-    that fails to start leaves no journal behind."""
+    """The journal at `path`, locked while the match runs (a second run of the same match
+    cannot write into it at the same time). Opening reads what it holds: `seed`, the header's
+    seed (None for a new journal), and `games_done`, each a dict with number, pair, score1,
+    forfeit_by and failure; a line cut by a stop is dropped, as `warning` says. `check` then
+    holds it to the match about to run. Nothing is written before the first game ends, so a
+    run that fails to start leaves no journal behind."""
 
-    def __init__(self, path: str, ident: dict, games: int):
+    def __init__(self, path: str):
         self.path = path
-        self.ident = ident
+        self.header: Optional[dict] = None
+        self.ident: Optional[dict] = None
         self.games_done: list[dict] = []
         self.warning: Optional[str] = None
         try:
@@ -115,13 +99,22 @@ class Journal:
         except OSError as err:
             raise JournalError(f"cannot open journal {path!r}: {err.strerror or err}") from None
         try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+            try:
+                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise JournalError(f"journal {path!r} is in use by another match") from None
+            self._load()
+        except JournalError:
             self.file.close()
-            raise JournalError(f"journal {path!r} is in use by another match") from None
+            raise
+
+    @property
+    def seed(self) -> Optional[int]:
+        return None if self.header is None else self.header["match"]["seed"]
+
+    def _load(self) -> None:
         self.file.seek(0)
         data = self.file.read()
-        self.has_header = False
         lines = data.split(b"\n")
         # Offsets of each line's start, to cut the file at a broken last line.
         starts, at = [], 0
@@ -134,18 +127,12 @@ class Journal:
             return
         try:
             header = json.loads(lines[0])
-        except ValueError:
-            self.file.close()
-            raise JournalError(f"journal {path!r} has no valid header") from None
+            int(header["match"]["seed"])
+        except (ValueError, KeyError, TypeError):
+            raise JournalError(f"journal {self.path!r} has no valid header") from None
         if header.get("version") != VERSION:
-            self.file.close()
-            raise JournalError(f"journal {path!r} is version {header.get('version')!r}, not {VERSION}")
-        changed = differences(header.get("match", {}), ident)
-        if changed:
-            self.file.close()
-            raise JournalError(f"journal {path!r} is of another match: {', '.join(changed)} differ"
-                               " (start a new journal, or run the match it was written for)")
-        self.has_header = True
+            raise JournalError(f"journal {self.path!r} is version {header.get('version')!r}, not {VERSION}")
+        self.header = header
         seen = set()
         for i, line in enumerate(lines[1:], start=1):
             try:
@@ -156,30 +143,38 @@ class Journal:
             except (ValueError, KeyError, TypeError):
                 # Only the last line may be cut (a stop while it was written); drop it.
                 if i == len(lines) - 1:
-                    self.warning = f"dropped a cut last line ({len(line)} bytes) of {path}"
+                    self.warning = f"dropped a cut last line ({len(line)} bytes) of {self.path}"
                     self.file.truncate(starts[i])
-                    break
-                self.file.close()
-                raise JournalError(f"{path}:{i + 1}: not a game record") from None
-            if number > games:
-                self.file.close()
-                raise JournalError(f"journal {path!r} holds game {number}, more than --games {games}")
+                    return
+                raise JournalError(f"{self.path}:{i + 1}: not a game record") from None
             seen.add(number)
             self.games_done.append(game)
-        else:
-            # A whole last line whose newline was cut: give it one, so records stay apart.
-            if not data.endswith(b"\n"):
-                self._write(b"\n")
+        # A whole last line whose newline was cut: give it one, so records stay apart.
+        if not data.endswith(b"\n"):
+            self._write(b"\n")
+
+    def check(self, ident: dict, games: int) -> None:
+        """Holds the journal to the match of identity `ident` and at most `games` games;
+        JournalError names what differs."""
+        if self.header is not None:
+            changed = differences(self.header.get("match", {}), ident)
+            if changed:
+                raise JournalError(f"journal {self.path!r} is of another match: {', '.join(changed)} differ"
+                                   " (start a new journal, or run the match it was written for)")
+        most = max((g["number"] for g in self.games_done), default=0)
+        if most > games:
+            raise JournalError(f"journal {self.path!r} holds game {most}, more than --games {games}")
+        self.ident = ident
 
     def record(self, number: int, pair: int, score1: float, forfeit_by: Optional[str],
                failure: Optional[str]) -> None:
         text = ""
-        if not self.has_header:
-            text = json.dumps({"version": VERSION, "match": self.ident}) + "\n"
+        if self.header is None:
+            self.header = {"version": VERSION, "match": self.ident}
+            text = json.dumps(self.header) + "\n"
         text += json.dumps({"number": number, "pair": pair, "score1": score1,
                             "forfeit_by": forfeit_by, "failure": failure}) + "\n"
         self._write(text.encode())
-        self.has_header = True
 
     def close(self) -> None:
         self.file.close()

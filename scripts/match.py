@@ -34,7 +34,7 @@ import chess
 from adjudicate import AdjudicationRules
 from clock import parse_tc
 from engines import EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
-from journal import Journal, JournalError, identity, read_seed
+from journal import Journal, JournalError, identity
 from referee import GameSettings, play_game
 from tally import Sprt, Tally
 
@@ -357,29 +357,31 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         if args.journal:
             try:
-                kept = read_seed(args.journal)
-            except JournalError as err:
-                raise UsageError(str(err)) from None
-            if kept is not None:
-                if args.seed is not None and args.seed != kept:
-                    raise UsageError(f"--seed {args.seed} differs from the journal's seed {kept}")
-                seed = kept
-        specs, settings, sprt = parse_settings(args)
-        book = load_book(args.book)
-        schedule = build_schedule(book, args.games, seed, args.book)
-        if args.journal:
-            try:
-                journal = Journal(args.journal, identity(specs, settings, args.book, seed, sprt), args.games)
+                journal = Journal(args.journal)
             except JournalError as err:
                 raise UsageError(str(err)) from None
             if journal.warning:
                 print(f"match.py: warning: {journal.warning}", file=sys.stderr)
+            if journal.seed is not None:
+                if args.seed is not None and args.seed != journal.seed:
+                    raise UsageError(f"--seed {args.seed} differs from the journal's seed {journal.seed}")
+                seed = journal.seed
+        specs, settings, sprt = parse_settings(args)
+        book = load_book(args.book)
+        schedule = build_schedule(book, args.games, seed, args.book)
+        if journal is not None:
+            try:
+                journal.check(identity(specs, settings, args.book, seed, sprt), args.games)
+            except JournalError as err:
+                raise UsageError(str(err)) from None
         if args.pgn:
             try:
                 open(args.pgn, "a", encoding="utf-8").close()
             except OSError as err:
                 raise UsageError(f"cannot write PGN {args.pgn!r}: {err.strerror or err}") from None
     except UsageError as err:
+        if journal is not None:
+            journal.close()
         print(f"match.py: error: {err}", file=sys.stderr)
         return 2
     limit = " ".join(filter(None, [f"tc {args.tc}" if args.tc else "", f"nodes {args.nodes}" if args.nodes else "",
