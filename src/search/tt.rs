@@ -119,7 +119,8 @@ impl Slot {
 pub fn slot_table(count: usize) -> Option<Vec<Slot>> {
     let mut slots = Vec::new();
     slots.try_reserve_exact(count).ok()?;
-    advise_huge_pages(slots.spare_capacity_mut());
+    // Refused advice leaves a table that works the same, more slowly.
+    let _ = advise_huge_pages(slots.spare_capacity_mut());
     slots.extend((0..count).map(|_| Slot {
         check: AtomicU64::new(0),
         data: AtomicU64::new(0),
@@ -179,7 +180,8 @@ fn unpack_depth(data: u64) -> u8 {
 /// Asks the system to back a table not yet written with huge pages: a probe goes to a random
 /// entry, and with small pages nearly every probe also misses the address translation cache.
 /// Only a hint: where it is refused, or off Linux, the table works the same, more slowly.
-fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) {
+/// Returns whether the system took the advice (for the whole page-aligned inside of `region`).
+fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) -> bool {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
@@ -190,11 +192,16 @@ fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) {
             let len = (end - first) / PAGE * PAGE;
             // SAFETY: the range lies inside memory this vector owns and has not handed out;
             // the advice changes how it is backed, never its contents.
-            unsafe { libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+            let rc = unsafe { libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+            return rc == 0;
         }
+        false
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = region;
+    {
+        let _ = region;
+        false
+    }
 }
 
 pub struct TranspositionTable {
@@ -335,6 +342,59 @@ mod tests {
         assert!(!fits_in_memory(65536, 16, Some(20000)));
         assert!(fits_in_memory(65536, 16, None));
     }
+
+    /// Linux says how much memory is available, and a running test has far more than a
+    /// megabyte of it: without the figure, a Hash too large for the machine is only refused
+    /// when the allocation itself fails.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_reports_the_memory_available() {
+        let mb = available_mb();
+        assert!(mb.is_some_and(|mb| mb >= 16), "{mb:?}");
+    }
+
+    /// The kernel marks memory advised to use huge pages with `hg` in its mappings' flags
+    /// (`/proc/self/smaps`): the advice must be taken (advice reaching past the memory
+    /// mapped is refused) and cover the whole page-aligned inside of the table.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_table_is_advised_to_use_huge_pages_over_its_whole_length() {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
+            return; // a kernel without transparent huge pages refuses the advice
+        }
+        const PAGE: usize = 4096;
+        let mut table: Vec<u64> = Vec::with_capacity(1 << 20);
+        assert!(advise_huge_pages(table.spare_capacity_mut()));
+        let start = table.as_ptr() as usize;
+        let (first, last) = (
+            start.next_multiple_of(PAGE),
+            (start + 8 * table.capacity()) / PAGE * PAGE,
+        );
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut covered = 0;
+        let mut range = None;
+        for line in smaps.lines() {
+            let head = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = head.split_once('-')
+                && let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
+                range = Some((lo, hi));
+            } else if let Some(flags) = line.strip_prefix("VmFlags:")
+                && let Some((lo, hi)) = range
+                && lo < last
+                && hi > first
+            {
+                assert!(
+                    flags.split_whitespace().any(|f| f == "hg"),
+                    "{lo:x}-{hi:x}: {flags}"
+                );
+                covered += hi.min(last) - lo.max(first);
+            }
+        }
+        assert_eq!(covered, last - first);
+    }
+
     use crate::search::score::{MATE, mated_in};
 
     #[test]
