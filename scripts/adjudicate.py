@@ -5,6 +5,7 @@ once) and the optional score-based resign and draw adjudications.
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -86,3 +87,25 @@ def score_cp(score: Optional[chess.engine.PovScore]) -> Optional[int]:
     if score is None:
         return None
     return score.relative.score(mate_score=MATE_CP)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The adjudication options of the scripts that play games (match.py, spsa.py)."""
+    parser.add_argument("--resign-score", type=int, default=0, metavar="CP")
+    parser.add_argument("--resign-moves", type=int, default=0, metavar="K",
+                        help="resign after K consecutive own scores <= -CP (0: never)")
+    parser.add_argument("--resign-twosided", action="store_true", help="also require the opponent's scores >= +CP")
+    parser.add_argument("--draw-score", type=int, default=0, metavar="CP")
+    parser.add_argument("--draw-moves", type=int, default=0, metavar="K",
+                        help="draw after K consecutive moves of both sides within +-CP (0: never)")
+    parser.add_argument("--draw-after-move", type=int, default=0, metavar="M",
+                        help="draw adjudication only after M engine moves per side")
+
+
+def rules_from_args(args: argparse.Namespace) -> AdjudicationRules:
+    """The rules `add_arguments` asked for; ValueError names a negative setting."""
+    for name in ("resign_score", "resign_moves", "draw_score", "draw_moves", "draw_after_move"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must not be negative")
+    return AdjudicationRules(args.resign_score, args.resign_moves, args.resign_twosided,
+                             args.draw_score, args.draw_moves, args.draw_after_move)

@@ -31,7 +31,7 @@ from typing import Optional
 
 import chess
 
-from adjudicate import AdjudicationRules
+import adjudicate
 from clock import parse_tc
 from engines import EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
 from journal import Journal, JournalError, identity
@@ -79,15 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--event", default="Ferrum match", help="PGN Event tag")
     p.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                    help="sequential test in logistic Elo; stops when a bound is crossed")
-    p.add_argument("--resign-score", type=int, default=0, metavar="CP")
-    p.add_argument("--resign-moves", type=int, default=0, metavar="K",
-                   help="resign after K consecutive own scores <= -CP (0: never)")
-    p.add_argument("--resign-twosided", action="store_true", help="also require the opponent's scores >= +CP")
-    p.add_argument("--draw-score", type=int, default=0, metavar="CP")
-    p.add_argument("--draw-moves", type=int, default=0, metavar="K",
-                   help="draw after K consecutive moves of both sides within +-CP (0: never)")
-    p.add_argument("--draw-after-move", type=int, default=0, metavar="M",
-                   help="draw adjudication only after M engine moves per side")
+    adjudicate.add_arguments(p)
     p.add_argument("--tolerance-ms", type=float, default=100.0, help="grace past the clock (default: %(default)s)")
     p.add_argument("--move-timeout", type=float, default=60.0,
                    help="seconds per move before a forfeit when there is no clock (default: %(default)s)")
@@ -167,9 +159,10 @@ def parse_settings(args: argparse.Namespace) -> tuple[list[EngineSpec], GameSett
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be positive, got {value}")
-    for name in ("resign_score", "resign_moves", "draw_score", "draw_moves", "draw_after_move"):
-        if getattr(args, name) < 0:
-            raise UsageError(f"--{name.replace('_', '-')} must not be negative")
+    try:
+        rules = adjudicate.rules_from_args(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if not (args.tolerance_ms >= 0 and math.isfinite(args.tolerance_ms)):
         raise UsageError("--tolerance-ms must be a non-negative number")
     if not (args.move_timeout > 0 and math.isfinite(args.move_timeout)):
@@ -182,8 +175,6 @@ def parse_settings(args: argparse.Namespace) -> tuple[list[EngineSpec], GameSett
         if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
             raise UsageError(f"SPRT needs elo0 < elo1, got {elo0:g} and {elo1:g}")
         sprt = Sprt(elo0, elo1, alpha, beta)
-    rules = AdjudicationRules(args.resign_score, args.resign_moves, args.resign_twosided,
-                              args.draw_score, args.draw_moves, args.draw_after_move)
     settings = GameSettings(tc, args.nodes, args.depth, args.tolerance_ms / 1000.0, args.move_timeout, rules, args.event)
     return specs, settings, sprt
 

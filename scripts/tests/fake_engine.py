@@ -11,7 +11,12 @@ Usage: fake_engine.py MODE, where MODE decides what `go` does:
            play after an even number of plies, another one after an odd number
            (so a pondering match sees hits and misses); `go ponder` is answered
            only after `ponderhit` or `stop`
-Every line read is appended to the file named by $FAKE_ENGINE_LOG, if set.
+  spin     advertise the spin options alpha (0 to 100, default 50) and beta (-20 to 20,
+           default 0) and the check option Verbose, and play the first legal move,
+           except that with alpha below 20 (set by `setoption`) it answers an illegal
+           move: a tune of alpha has a direction to find
+Every line read is appended to the file named by $FAKE_ENGINE_LOG, if set; "{pid}" in
+that name becomes the process id, so each process of a match can have its own file.
 """
 
 import os
@@ -48,9 +53,10 @@ def answer(board: chess.Board, mode: str) -> str:
 
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "first"
-    log = os.environ.get("FAKE_ENGINE_LOG")
+    log = os.environ.get("FAKE_ENGINE_LOG", "").replace("{pid}", str(os.getpid()))
     board = chess.Board()
     pondering = False
+    spins = {"alpha": 50, "beta": 0}
     for line in sys.stdin:
         if log:
             with open(log, "a") as f:
@@ -63,7 +69,13 @@ def main() -> None:
             print("id name Fake " + mode)
             print("id author test")
             print("option name Hash type spin default 1 min 1 max 64")
+            if mode == "spin":
+                print("option name alpha type spin default 50 min 0 max 100")
+                print("option name beta type spin default 0 min -20 max 20")
+                print("option name Verbose type check default false")
             print("uciok")
+        elif command == "setoption" and mode == "spin" and len(words) == 5 and words[2] in spins:
+            spins[words[2]] = int(words[4])
         elif command == "isready":
             print("readyok")
         elif command == "position":
@@ -92,7 +104,7 @@ def main() -> None:
                 sys.exit(3)
             if mode == "sleep":
                 time.sleep(1.0)
-            if mode == "illegal":
+            if mode == "illegal" or (mode == "spin" and spins["alpha"] < 20):
                 move = illegal_move(board)
             elif mode == "none":
                 move = "(none)"
