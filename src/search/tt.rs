@@ -518,6 +518,14 @@ mod tests {
     #[test]
     fn ages_count_modulo_64_and_clear_forgets_everything() {
         let tt = TranspositionTable::new(1).unwrap();
+        // Every search has its own age until 64 of them have passed.
+        let ages: Vec<u8> = (0..64)
+            .map(|_| {
+                tt.new_search();
+                tt.age.load(Ordering::Relaxed)
+            })
+            .collect();
+        assert_eq!(ages, (1..64).chain([0]).collect::<Vec<u8>>());
         tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
         // 63 searches later the entry is still old...
         for _ in 0..63 {
@@ -551,6 +559,17 @@ mod tests {
             assert!(!p.is_none());
             let same: Vec<_> = moves.iter().filter(|b| p.matches(**b)).collect();
             assert_eq!(same, vec![a], "{a:?}");
+        }
+    }
+
+    /// The option's value is read back from the table: a table holds as many megabytes as
+    /// it was asked for (16-byte entries fill them exactly).
+    #[test]
+    fn a_table_is_the_size_asked_for() {
+        for mb in [1, 3, 16] {
+            let tt = TranspositionTable::new(mb).unwrap();
+            assert_eq!(tt.entries.len(), mb * MB / 16);
+            assert_eq!(tt.size_mb(), mb);
         }
     }
 
