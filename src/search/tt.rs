@@ -363,7 +363,10 @@ mod tests {
             return; // a kernel without transparent huge pages refuses the advice
         }
         const PAGE: usize = 4096;
-        let mut table: Vec<u64> = Vec::with_capacity(1 << 20);
+        // 40 MB: above the C allocator's largest threshold for serving a block from memory
+        // it already holds, so this is a fresh mapping that no earlier table (another test's)
+        // has advised already.
+        let mut table: Vec<u64> = Vec::with_capacity(5 << 20);
         assert!(advise_huge_pages(table.spare_capacity_mut()));
         let start = table.as_ptr() as usize;
         let (first, last) = (
