@@ -96,3 +96,12 @@ class Clock:
         if self.tc.moves and self.moves_made % self.tc.moves == 0:
             self.remaining += self.tc.base
         return False
+
+
+def parse_limit(tc: Optional[str], nodes: Optional[int], depth: Optional[int]) -> Optional[TimeControl]:
+    """The time control of a match's or a tune's `--tc` (None without one), once a limit of
+    some kind is given; ValueError naming the problem otherwise."""
+    control = parse_tc(tc) if tc else None
+    if control is None and nodes is None and depth is None:
+        raise ValueError("give a limit: --tc, --nodes or --depth")
+    return control

@@ -32,7 +32,7 @@ from typing import Optional
 import chess
 
 import adjudicate
-from clock import parse_tc
+from clock import parse_limit
 from engines import EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
 from journal import Journal, JournalError, identity
 from referee import GameSettings, play_game
@@ -147,14 +147,10 @@ def parse_settings(args: argparse.Namespace) -> tuple[list[EngineSpec], GameSett
     if specs[0].name == specs[1].name:
         specs[1].name += "-2"
         print(f"note: both engines are named {specs[0].name!r}; the second one is now {specs[1].name!r}")
-    tc = None
-    if args.tc:
-        try:
-            tc = parse_tc(args.tc)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
-    if tc is None and args.nodes is None and args.depth is None:
-        raise UsageError("give a limit: --tc, --nodes or --depth")
+    try:
+        tc = parse_limit(args.tc, args.nodes, args.depth)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     for name in ("nodes", "depth", "games", "concurrency", "report_every"):
         value = getattr(args, name)
         if value is not None and value <= 0:

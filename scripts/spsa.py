@@ -45,7 +45,7 @@ import chess
 import chess.engine
 
 import adjudicate
-from clock import parse_tc
+from clock import parse_limit
 from engines import MANAGED, READY_TIMEOUT, EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
 from journal import file_digest, program_digest
 from match import DEFAULT_BOOK, UsageError, load_book, opening_fen
@@ -378,14 +378,10 @@ def parse_config(args: argparse.Namespace) -> Config:
         raise UsageError(str(err)) from None
     if spec.ponder:
         raise UsageError("ponder=on is not for a tune: both sides would ponder on one core each")
-    tc = None
-    if args.tc:
-        try:
-            tc = parse_tc(args.tc)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
-    if tc is None and args.nodes is None and args.depth is None:
-        raise UsageError("give a limit: --tc, --nodes or --depth")
+    try:
+        tc = parse_limit(args.tc, args.nodes, args.depth)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     for name in ("nodes", "depth", "iterations", "pairs", "concurrency"):
         value = getattr(args, name)
         if value is not None and value <= 0:
