@@ -105,3 +105,9 @@ def parse_limit(tc: Optional[str], nodes: Optional[int], depth: Optional[int]) -
     if control is None and nodes is None and depth is None:
         raise ValueError("give a limit: --tc, --nodes or --depth")
     return control
+
+
+def describe_limit(tc: Optional[str], nodes: Optional[int], depth: Optional[int]) -> str:
+    """The limits as a run's first line names them, e.g. `tc 4+0.04` or `nodes 2000`."""
+    return " ".join(filter(None, [f"tc {tc}" if tc else "", f"nodes {nodes}" if nodes else "",
+                                  f"depth {depth}" if depth else ""]))

@@ -80,37 +80,59 @@ def differences(old: dict, new: dict) -> list[str]:
     return keys
 
 
-class Journal:
-    """The journal at `path`, locked while the match runs (a second run of the same match
-    cannot write into it at the same time). Opening reads what it holds: `seed`, the header's
-    seed (None for a new journal), and `games_done`, each a dict with number, pair, score1,
-    forfeit_by and failure; a line cut by a stop is dropped, as `warning` says. `check` then
-    holds it to the match about to run. Nothing is written before the first game ends, so a
-    run that fails to start leaves no journal behind."""
+class JsonLinesLog:
+    """A file of JSON lines, a header first, locked while open (a second run cannot write
+    into it at the same time). Opening reads the header (None for a new file) and the
+    records after it; a last line cut by a stop is dropped, as `warning` says. The header is
+    written with the first record, so a run that fails to start leaves nothing behind.
+
+    Subclasses name what they log (`noun`, `owner`, `record_noun`, `key`: the header's entry
+    holding the identity, and `Error`) and say what a valid header and record are
+    (`check_header`, `check_record`: ValueError, KeyError, TypeError or AttributeError for a
+    line that is not one)."""
+
+    noun = "log"
+    owner = "run"
+    record_noun = "record"
+    key = "run"
+    version = 1
+    Error: type[Exception] = Exception
+    # Whether a file of nothing but a cut header (a stop while the first record was written)
+    # is emptied with a warning rather than refused.
+    drop_cut_header = False
 
     def __init__(self, path: str):
         self.path = path
         self.header: Optional[dict] = None
-        self.ident: Optional[dict] = None
-        self.games_done: list[dict] = []
+        self.records: list[dict] = []
         self.warning: Optional[str] = None
+        self.ident: Optional[dict] = None
         try:
             self.file = open(path, "a+b")
         except OSError as err:
-            raise JournalError(f"cannot open journal {path!r}: {err.strerror or err}") from None
+            raise self.Error(f"cannot open {self.noun} {path!r}: {err.strerror or err}") from None
         try:
             try:
                 fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                raise JournalError(f"journal {path!r} is in use by another match") from None
+                raise self.Error(f"{self.noun} {path!r} is in use by another {self.owner}") from None
             self._load()
-        except JournalError:
-            self.file.close()
+        except self.Error:
+            self.close()
             raise
 
     @property
     def seed(self) -> Optional[int]:
-        return None if self.header is None else self.header["match"]["seed"]
+        return None if self.header is None else self.header[self.key]["seed"]
+
+    def check_header(self, header: dict) -> None:
+        int(header[self.key]["seed"])
+
+    def check_record(self, record: dict) -> None:
+        raise NotImplementedError
+
+    def new_header(self) -> dict:
+        return {"version": self.version, self.key: self.ident}
 
     def _load(self) -> None:
         self.file.seek(0)
@@ -127,54 +149,52 @@ class Journal:
             return
         try:
             header = json.loads(lines[0])
-            int(header["match"]["seed"])
+            self.check_header(header)
         except (ValueError, KeyError, TypeError):
-            raise JournalError(f"journal {self.path!r} has no valid header") from None
-        if header.get("version") != VERSION:
-            raise JournalError(f"journal {self.path!r} is version {header.get('version')!r}, not {VERSION}")
+            if self.drop_cut_header and len(lines) == 1 and not data.endswith(b"\n"):
+                self.warning = f"dropped a cut header ({len(data)} bytes) of {self.path}"
+                self.file.truncate(0)
+                return
+            raise self.Error(f"{self.noun} {self.path!r} has no valid header") from None
+        if header.get("version") != self.version:
+            raise self.Error(f"{self.noun} {self.path!r} is version {header.get('version')!r}, not {self.version}")
         self.header = header
-        seen = set()
         for i, line in enumerate(lines[1:], start=1):
             try:
-                game = json.loads(line)
-                number = int(game["number"])
-                if game["score1"] not in (0.0, 0.5, 1.0) or number in seen:
-                    raise ValueError
-            except (ValueError, KeyError, TypeError):
+                record = json.loads(line)
+                self.check_record(record)
+            except (ValueError, KeyError, TypeError, AttributeError):
                 # Only the last line may be cut (a stop while it was written); drop it.
                 if i == len(lines) - 1:
                     self.warning = f"dropped a cut last line ({len(line)} bytes) of {self.path}"
                     self.file.truncate(starts[i])
                     return
-                raise JournalError(f"{self.path}:{i + 1}: not a game record") from None
-            seen.add(number)
-            self.games_done.append(game)
+                raise self.Error(f"{self.path}:{i + 1}: not {self.record_noun}") from None
+            self.records.append(record)
         # A whole last line whose newline was cut: give it one, so records stay apart.
         if not data.endswith(b"\n"):
             self._write(b"\n")
 
-    def check(self, ident: dict, games: int) -> None:
-        """Holds the journal to the match of identity `ident` and at most `games` games;
-        JournalError names what differs."""
+    def check_identity(self, ident: dict, differences) -> None:
+        """Holds the file to the run of identity `ident`; `differences(old, new)` names the
+        keys that differ."""
         if self.header is not None:
-            changed = differences(self.header.get("match", {}), ident)
+            changed = differences(self.header.get(self.key, {}), ident)
             if changed:
-                raise JournalError(f"journal {self.path!r} is of another match: {', '.join(changed)} differ"
-                                   " (start a new journal, or run the match it was written for)")
-        most = max((g["number"] for g in self.games_done), default=0)
-        if most > games:
-            raise JournalError(f"journal {self.path!r} holds game {most}, more than --games {games}")
+                raise self.Error(f"{self.noun} {self.path!r} is of another {self.owner}: "
+                                 f"{', '.join(changed)} differ (start a new {self.noun}, "
+                                 f"or run the {self.owner} it was written for)")
         self.ident = ident
 
-    def record(self, number: int, pair: int, score1: float, forfeit_by: Optional[str],
-               failure: Optional[str]) -> None:
+    def append(self, record: dict) -> None:
+        """Writes `record` (after the header, if this is the first)."""
         text = ""
         if self.header is None:
-            self.header = {"version": VERSION, "match": self.ident}
+            self.header = self.new_header()
             text = json.dumps(self.header) + "\n"
-        text += json.dumps({"number": number, "pair": pair, "score1": score1,
-                            "forfeit_by": forfeit_by, "failure": failure}) + "\n"
+        text += json.dumps(record) + "\n"
         self._write(text.encode())
+        self.records.append(record)
 
     def close(self) -> None:
         self.file.close()
@@ -184,4 +204,44 @@ class Journal:
             self.file.write(data)
             self.file.flush()
         except OSError as err:
-            raise JournalError(f"cannot write journal {self.path!r}: {err.strerror or err}") from None
+            raise self.Error(f"cannot write {self.noun} {self.path!r}: {err.strerror or err}") from None
+
+
+class Journal(JsonLinesLog):
+    """The journal of a match at `path`: `games_done` holds the recorded games, each a dict
+    with number, pair, score1, forfeit_by and failure; `check` holds it to the match about
+    to run."""
+
+    noun = "journal"
+    owner = "match"
+    record_noun = "a game record"
+    key = "match"
+    version = VERSION
+    Error = JournalError
+
+    def __init__(self, path: str):
+        self._numbers: set[int] = set()
+        super().__init__(path)
+
+    @property
+    def games_done(self) -> list[dict]:
+        return self.records
+
+    def check_record(self, game: dict) -> None:
+        number = int(game["number"])
+        if game["score1"] not in (0.0, 0.5, 1.0) or number in self._numbers:
+            raise ValueError
+        self._numbers.add(number)
+
+    def check(self, ident: dict, games: int) -> None:
+        """Holds the journal to the match of identity `ident` and at most `games` games;
+        JournalError names what differs."""
+        self.check_identity(ident, differences)
+        most = max((g["number"] for g in self.records), default=0)
+        if most > games:
+            raise JournalError(f"journal {self.path!r} holds game {most}, more than --games {games}")
+
+    def record(self, number: int, pair: int, score1: float, forfeit_by: Optional[str],
+               failure: Optional[str]) -> None:
+        self.append({"number": number, "pair": pair, "score1": score1,
+                     "forfeit_by": forfeit_by, "failure": failure})

@@ -32,7 +32,7 @@ from typing import Optional
 import chess
 
 import adjudicate
-from clock import parse_limit
+from clock import describe_limit, parse_limit
 from engines import EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
 from journal import Journal, JournalError, identity
 from referee import GameSettings, play_game
@@ -371,8 +371,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             journal.close()
         print(f"match.py: error: {err}", file=sys.stderr)
         return 2
-    limit = " ".join(filter(None, [f"tc {args.tc}" if args.tc else "", f"nodes {args.nodes}" if args.nodes else "",
-                                   f"depth {args.depth}" if args.depth else ""]))
+    limit = describe_limit(args.tc, args.nodes, args.depth)
     print(f"Match {specs[0].name} vs {specs[1].name}: {args.games} games, {limit}, book {args.book} "
           f"({len(book)} openings), seed {seed}, concurrency {args.concurrency}", flush=True)
     try:

@@ -30,8 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import fcntl
-import json
 import logging
 import math
 import random
@@ -45,9 +43,9 @@ import chess
 import chess.engine
 
 import adjudicate
-from clock import parse_limit
+from clock import describe_limit, parse_limit
 from engines import MANAGED, READY_TIMEOUT, EnginePlayer, EngineSpec, EngineStartError, parse_engine_spec
-from journal import file_digest, program_digest
+from journal import JsonLinesLog, file_digest, program_digest
 from match import DEFAULT_BOOK, UsageError, load_book, opening_fen
 from referee import GameSettings, play_game
 
@@ -164,118 +162,59 @@ def differences(old: dict, new: dict, prefix: str = "") -> list[str]:
     return found
 
 
-class SpsaLog:
-    """The log at `path` (its directory made if need be), locked while the tune runs.
-    Opening reads the header (None for a new log) and the iteration records, dropping a
-    line cut by a kill (`warning` says so). `check` holds it to the tune about to run; the
-    header is written with the first iteration, so a run that fails to start leaves
-    nothing behind."""
+class SpsaLog(JsonLinesLog):
+    """The log at `path` (its directory made if need be): the header, then one record per
+    finished iteration (`records`). `check` holds it to the tune about to run; a log this
+    run made and never wrote to is removed on closing."""
+
+    noun = "log"
+    owner = "tune"
+    record_noun = "an iteration record"
+    key = "tune"
+    version = LOG_VERSION
+    Error = LogError
+    drop_cut_header = True
 
     def __init__(self, path: str):
-        self.path = path
-        self.header: Optional[dict] = None
-        self.records: list[dict] = []
-        self.warning: Optional[str] = None
-        self.ident: Optional[dict] = None
         self.iterations = 0
+        self.names: list[str] = []
         self.created = not Path(path).exists()
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(path, "a+b")
         except OSError as err:
             raise LogError(f"cannot open log {path!r}: {err.strerror or err}") from None
-        try:
-            try:
-                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise LogError(f"log {path!r} is in use by another tune") from None
-            self._load()
-        except LogError:
-            self.close()
-            raise
+        super().__init__(path)
 
-    @property
-    def seed(self) -> Optional[int]:
-        return None if self.header is None else self.header["tune"]["seed"]
+    def check_header(self, header: dict) -> None:
+        super().check_header(header)
+        self.names = [p["name"] for p in header["tune"]["params"]]
 
-    def _load(self) -> None:
-        self.file.seek(0)
-        data = self.file.read()
-        lines = data.split(b"\n")
-        starts, at = [], 0
-        for line in lines:
-            starts.append(at)
-            at += len(line) + 1
-        if lines[-1] == b"":
-            lines.pop()
-        if not lines:
-            return
-        try:
-            header = json.loads(lines[0])
-            int(header["tune"]["seed"])
-            names = [p["name"] for p in header["tune"]["params"]]
-        except (ValueError, KeyError, TypeError):
-            if len(lines) == 1 and not data.endswith(b"\n"):
-                # Killed while the first iteration was written: nothing of it is kept.
-                self.warning = f"dropped a cut header ({len(data)} bytes) of {self.path}"
-                self.file.truncate(0)
-                return
-            raise LogError(f"log {self.path!r} has no valid header") from None
-        if header.get("version") != LOG_VERSION:
-            raise LogError(f"log {self.path!r} is version {header.get('version')!r}, not {LOG_VERSION}")
-        self.header = header
-        for i, line in enumerate(lines[1:], start=1):
-            try:
-                record = json.loads(line)
-                theta = record["theta"]
-                if (int(record["k"]) != len(self.records) + 1 or list(theta) != names
-                        or not all(isinstance(v, (int, float)) for v in theta.values())):
-                    raise ValueError
-            except (ValueError, KeyError, TypeError, AttributeError):
-                if i == len(lines) - 1:
-                    self.warning = f"dropped a cut last line ({len(line)} bytes) of {self.path}"
-                    self.file.truncate(starts[i])
-                    return
-                raise LogError(f"{self.path}:{i + 1}: not an iteration record") from None
-            self.records.append(record)
-        if not data.endswith(b"\n"):
-            self._write(b"\n")
+    def check_record(self, record: dict) -> None:
+        theta = record["theta"]
+        if (int(record["k"]) != len(self.records) + 1 or list(theta) != self.names
+                or not all(isinstance(v, (int, float)) for v in theta.values())):
+            raise ValueError
+
+    def new_header(self) -> dict:
+        return {**super().new_header(), "iterations": self.iterations}
 
     def check(self, ident: dict, iterations: int) -> None:
         """Holds the log to the tune of identity `ident` run for `iterations`; LogError
         names what differs."""
-        if self.header is not None:
-            changed = differences(self.header["tune"], ident)
-            if changed:
-                raise LogError(f"log {self.path!r} is of another tune: {', '.join(changed)} differ"
-                               " (start a new log, or run the tune it was written for)")
+        self.check_identity(ident, differences)
         if len(self.records) > iterations:
             raise LogError(f"log {self.path!r} holds iteration {len(self.records)}, "
                            f"more than --iterations {iterations}")
-        self.ident = ident
         self.iterations = iterations
 
     def record(self, entry: dict) -> None:
-        text = ""
-        if self.header is None:
-            self.header = {"version": LOG_VERSION, "tune": self.ident, "iterations": self.iterations}
-            text = json.dumps(self.header) + "\n"
-        text += json.dumps(entry) + "\n"
-        self._write(text.encode())
-        self.records.append(entry)
+        self.append(entry)
 
     def close(self) -> None:
         """Unlock; a log this run made and never wrote to is removed."""
         if self.created and self.header is None and self.file.tell() == 0:
             Path(self.path).unlink(missing_ok=True)
-        self.file.close()
-
-    def _write(self, data: bytes) -> None:
-        try:
-            self.file.write(data)
-            self.file.flush()
-        except OSError as err:
-            raise LogError(f"cannot write log {self.path!r}: {err.strerror or err}") from None
+        super().close()
 
 
 # ---------------------------------------------------------------------------
@@ -683,8 +622,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             log.close()
         print(f"spsa.py: error: {err}", file=sys.stderr)
         return 2
-    limit = " ".join(filter(None, [f"tc {args.tc}" if args.tc else "", f"nodes {args.nodes}" if args.nodes else "",
-                                   f"depth {args.depth}" if args.depth else ""]))
+    limit = describe_limit(args.tc, args.nodes, args.depth)
     print(f"SPSA of {', '.join(config.names)}: {args.iterations} iterations of {args.pairs} pair(s), {limit}, "
           f"book {args.book} ({len(book)} openings), seed {seed}, concurrency {args.concurrency}", flush=True)
     try:

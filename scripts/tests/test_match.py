@@ -17,6 +17,7 @@ sys.path.insert(0, str(SCRIPTS))
 
 import chess.pgn  # noqa: E402
 
+from books import opening_book  # noqa: E402
 from tally import Sprt, Tally  # noqa: E402
 
 MATCH = SCRIPTS / "match.py"
@@ -189,15 +190,9 @@ class FakeEngineMatches(unittest.TestCase):
 
     def test_a_journal_resumes_a_match_where_it_stopped(self):
         journal, pgn, js = self.dir / "m.journal", self.dir / "resumed.pgn", self.dir / "r.json"
-        # Eight openings (the start after each of eight first moves), so each pair's opening
-        # tells where in the schedule a game came from.
+        # Eight openings, so each pair's opening tells where in the schedule a game came from.
         book = self.dir / "eight.epd"
-        fens = []
-        for move in ["e2e4", "d2d4", "c2c4", "g1f3", "b2b3", "g2g3", "f2f4", "b1c3"]:
-            board = chess.Board()
-            board.push_uci(move)
-            fens.append(board.fen())
-        book.write_text("\n".join(fens) + "\n")
+        opening_book(book)
 
         def run(games: str, *extra: str, journal_path=journal, out=pgn) -> subprocess.CompletedProcess:
             return self.run_match(*fake("first", "good"), *fake("illegal", "bad"), "--book", str(book),

@@ -16,9 +16,9 @@ from pathlib import Path
 SCRIPTS = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(SCRIPTS))
 
-import chess  # noqa: E402
 
 import spsa  # noqa: E402
+from books import opening_book  # noqa: E402
 from spsa import Param  # noqa: E402
 
 SPSA = SCRIPTS / "spsa.py"
@@ -104,16 +104,6 @@ class Convergence(unittest.TestCase):
             misses = [abs(t - o) for t, o in zip(theta, self.OPTIMUM)]
             # It climbs away from the optimum to the far ends of the ranges.
             self.assertGreater(min(misses), 5 * self.TOLERANCE, (seed, theta))
-
-
-def opening_book(path: Path) -> None:
-    """Eight openings: the start after each of eight first moves."""
-    fens = []
-    for move in ["e2e4", "d2d4", "c2c4", "g1f3", "b2b3", "g2g3", "f2f4", "b1c3"]:
-        board = chess.Board()
-        board.push_uci(move)
-        fens.append(board.fen())
-    path.write_text("\n".join(fens) + "\n")
 
 
 class FakeEngineTunes(unittest.TestCase):
