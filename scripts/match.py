@@ -12,7 +12,9 @@ Example:
       --engine cmd=/usr/games/toga2 option.Hash=16 ponder=on --tc 2+0.05 --games 6 --pgn out.pgn
 
 Exit status: 0 finished (or SPRT decided), 1 aborted (an engine could not be
-restarted), 2 bad command line or input file, 130 interrupted.
+restarted), 2 bad command line or input file, 130 interrupted (Ctrl-C), 143
+stopped by SIGTERM. Stopped either way, it still prints the final report and
+writes --json; the journal keeps every finished game.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import logging
 import math
 import random
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -302,8 +305,21 @@ async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, 
         print(f"match.py: error: {err}", file=sys.stderr)
         return 2
     started = time.monotonic()
+    # SIGTERM (kill, a batch system's stop) ends the match as Ctrl-C does: the games in
+    # progress are abandoned, the finished ones reported.
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
+    terminated = []
+    if main_task is not None:
+        def on_sigterm() -> None:
+            terminated.append(True)
+            main_task.cancel()
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
         await match.run()
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
     finally:
         print()
         for line in tally.report():
@@ -314,6 +330,8 @@ async def main_async(args: argparse.Namespace, specs, settings, sprt, schedule, 
         print(f"Status: {match.status}" + (f" ({match.error})" if match.error else "")
               + f", {time.monotonic() - started:.1f} s, seed {seed}", flush=True)
         write_summary(args, tally, match, settings, seed)
+    if terminated:
+        return 143
     return 1 if match.status == "aborted" else 0
 
 

@@ -5,6 +5,7 @@ losses, crashes, SPRT stop, PGN/JSON output, bad command lines)."""
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -239,6 +240,31 @@ class FakeEngineMatches(unittest.TestCase):
         fewer = run("6")
         self.assertEqual(fewer.returncode, 2)
         self.assertIn("more than --games 6", fewer.stderr)
+
+    def test_sigterm_stops_the_match_with_its_report_summary_and_journal(self):
+        journal, js = self.dir / "m.journal", self.dir / "out.json"
+        proc = subprocess.Popen([sys.executable, str(MATCH), *fake("first", "good"), *fake("illegal", "bad"),
+                                 "--book", str(self.book), "--nodes", "1", "--games", "100000",
+                                 "--journal", str(journal), "--json", str(js)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        seen = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            seen.append(line)
+            if line.startswith("Game 3 "):
+                break
+        proc.send_signal(signal.SIGTERM)
+        rest, err = proc.communicate(timeout=20)
+        out = "".join(seen) + rest
+        self.assertEqual(proc.returncode, 143, out + err)
+        self.assertNotIn("Traceback", err)
+        self.assertIn("Status: interrupted", out)
+        played = sum(1 for line in out.splitlines() if line.startswith("Game "))
+        self.assertGreaterEqual(played, 3)
+        self.assertLess(played, 100000)
+        data = json.loads(js.read_text())
+        self.assertEqual((data["status"], data["games"], data["wins"]), ("interrupted", played, played))
+        self.assertEqual(len(journal.read_text().splitlines()), played + 1)
 
     def test_a_journal_refuses_another_match_and_a_second_writer(self):
         journal = self.dir / "m.journal"
