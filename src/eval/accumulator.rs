@@ -246,7 +246,7 @@ mod tests {
     use super::*;
     use crate::basics::position::Game;
     use crate::basics::rng::Lcg;
-    use crate::eval::nnue::{Activation, INPUTS};
+    use crate::eval::nnue::{Activation, INPUTS, narrow_w2};
     use shakmaty::Position;
 
     /// A net with varied made-up weights, enough to tell any two inputs apart.
@@ -262,6 +262,7 @@ mod tests {
             b1: (0..hidden).map(|_| small()).collect(),
             w2: (0..2 * hidden).map(|_| small()).collect(),
             b2: 500,
+            narrow_w2: true,
         }
     }
 
@@ -365,6 +366,7 @@ mod tests {
         net.w2 = (0..2 * hidden)
             .map(|_| (rng.next_u31() % 65536) as i32 as i16)
             .collect();
+        net.narrow_w2 = narrow_w2(&net.w2);
         let mut outputs = 0;
         for game in 0..20 {
             let mut pos = Game::from_fen(crate::basics::position::STARTPOS, false)

@@ -102,6 +102,17 @@ pub struct Network {
     pub b1: Vec<i16>,
     pub w2: Vec<i16>,
     pub b2: i32,
+    /// Every output weight lies within ±`NARROW_W2` (see `narrow_w2`), so SCReLU's sums may
+    /// take the faster i16 products.
+    pub narrow_w2: bool,
+}
+
+/// The largest output weight (in size) for which clamp(a)·w fits an i16: 255 x 128 = 32,640.
+pub const NARROW_W2: i16 = 128;
+
+/// Whether every output weight is narrow enough for the i16 products of `screlu_dot_narrow`.
+pub fn narrow_w2(w2: &[i16]) -> bool {
+    w2.iter().all(|w| w.unsigned_abs() <= NARROW_W2 as u16)
 }
 
 fn take<const N: usize>(bytes: &[u8], at: &mut usize) -> Result<[u8; N], String> {
@@ -163,6 +174,7 @@ impl Network {
             settings_hash,
             w1,
             b1,
+            narrow_w2: narrow_w2(&w2),
             w2,
             b2,
         })
@@ -225,6 +237,10 @@ impl Network {
         let sum = match self.activation {
             Activation::CReLU => crelu_dot(ours, w_ours) + crelu_dot(theirs, w_theirs),
             // SCReLU's square carries one QA too many.
+            Activation::SCReLU if self.narrow_w2 => {
+                (screlu_dot_narrow(ours, w_ours) + screlu_dot_narrow(theirs, w_theirs))
+                    / i64::from(QA)
+            }
             Activation::SCReLU => {
                 (screlu_dot(ours, w_ours) + screlu_dot(theirs, w_theirs)) / i64::from(QA)
             }
@@ -282,6 +298,28 @@ fn screlu_dot(sums: &[i32], weights: &[i16]) -> i64 {
     total
 }
 
+/// Terms of the narrow SCReLU dot product summed in i32 before they go into the i64 total: a
+/// term is at most 255 x 128 x 255 = 8,323,200 in size, so 256 of them stay below 2^31.
+const SCRELU_CHUNK: usize = 256;
+
+/// `screlu_dot` for output weights within ±`NARROW_W2`: clamp(a)·w is then an i16, and times
+/// clamp(a) again an i32 (the multiply-and-add pairs AVX2 has), summed in i32 chunks. The
+/// same integer as `screlu_dot`, with no term out of range.
+#[inline(always)]
+fn screlu_dot_narrow(sums: &[i32], weights: &[i16]) -> i64 {
+    let mut total = 0i64;
+    for (a, w) in sums.chunks(SCRELU_CHUNK).zip(weights.chunks(SCRELU_CHUNK)) {
+        let w = &w[..a.len()];
+        let mut part = 0i32;
+        for (&a, &w) in a.iter().zip(w) {
+            let c = a.clamp(0, QA) as i16;
+            part += i32::from(c.wrapping_mul(w)) * i32::from(c);
+        }
+        total += i64::from(part);
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +351,7 @@ mod tests {
             b1: vec![3, -4, 5, 6],
             w2: vec![1, 2, 3, 4, -5, -6, -7, -8],
             b2: -1234,
+            narrow_w2: true,
         };
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
@@ -348,7 +387,7 @@ mod tests {
     fn the_output_does_not_overflow_at_the_extremes_of_i16() {
         for activation in [Activation::CReLU, Activation::SCReLU] {
             for hidden in [1, 64, 300, 1024] {
-                for w in [i16::MAX, i16::MIN, -7] {
+                for w in [i16::MAX, i16::MIN, -7, NARROW_W2, -NARROW_W2, 129, -129] {
                     let net = Network {
                         hidden,
                         activation,
@@ -357,6 +396,7 @@ mod tests {
                         b1: Vec::new(),
                         w2: vec![w; 2 * hidden],
                         b2: -3,
+                        narrow_w2: narrow_w2(&[w]),
                     };
                     let full = vec![QA + 1000; hidden];
                     let mixed: Vec<i32> = (0..hidden as i32).map(|i| i * 37 % 400 - 60).collect();

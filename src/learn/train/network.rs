@@ -3,7 +3,7 @@
 
 use super::{Sample, sigmoid};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{Activation, INPUTS, Network, QA, QB};
+use crate::eval::nnue::{Activation, INPUTS, Network, QA, QB, narrow_w2};
 
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
@@ -159,6 +159,10 @@ impl Params {
     /// The quantised network; weights beyond what i16 holds are clipped.
     pub fn quantise(&self, settings_hash: u64) -> Network {
         let q = |x: f32, by: i32| (x * by as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let w2: Vec<i16> = self.v[self.w2()..self.b2()]
+            .iter()
+            .map(|&w| q(w, QB))
+            .collect();
         Network {
             hidden: self.hidden,
             activation: self.activation,
@@ -168,10 +172,8 @@ impl Params {
                 .iter()
                 .map(|&w| q(w, QA))
                 .collect(),
-            w2: self.v[self.w2()..self.b2()]
-                .iter()
-                .map(|&w| q(w, QB))
-                .collect(),
+            narrow_w2: narrow_w2(&w2),
+            w2,
             b2: (self.v[self.b2()] * (QA * QB) as f32).round() as i32,
         }
     }
