@@ -1,6 +1,7 @@
 //! The NNUE's accumulators: the first layer's sums of one position for both perspectives,
 //! made from scratch at the root and brought up to date from the parent's on every move;
-//! `Network::evaluate` scores a position from sums made afresh.
+//! `Network::evaluate` scores a position from sums made afresh. The sums are i16: a net is
+//! loaded only if no position's sums can leave that range (`nnue::widest_sum`).
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
@@ -12,7 +13,7 @@ use super::nnue::{Network, add_row, feature};
 /// per ply in the search and brought up to date from the parent's by the pieces that moved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Accumulator {
-    pub sums: [Vec<i32>; 2],
+    pub sums: [Vec<i16>; 2],
 }
 
 /// The pieces a move took off and put on squares (at most two of each in chess: castling
@@ -106,7 +107,7 @@ impl Accumulator {
         for perspective in Color::ALL {
             let sums = &mut self.sums[perspective as usize];
             sums.clear();
-            sums.extend(net.b1.iter().map(|&b| i32::from(b)));
+            sums.extend_from_slice(&net.b1);
             for (sq, piece) in board.iter() {
                 add_row(sums, net.row(feature(perspective, sq, piece)));
             }
@@ -200,44 +201,51 @@ impl Accumulator {
 }
 
 // The kernels below are plain loops over slices cut to one length, which the compiler turns
-// into vector code on any x86-64 (SSE2) without target features.
+// into vector code on any x86-64 (SSE2) without target features. The sums are i16 and wrap:
+// addition modulo 2^16 does not depend on the order, so a sum whose end value fits an i16
+// (which `Network::from_bytes` makes sure of for every position) is exact however the
+// partial sums on the way wrapped.
 
 #[inline(always)]
-fn sub_row(sums: &mut [i32], row: &[i16]) {
+fn sub_row(sums: &mut [i16], row: &[i16]) {
     let row = &row[..sums.len()];
     for (a, &w) in sums.iter_mut().zip(row) {
-        *a -= i32::from(w);
+        *a = a.wrapping_sub(w);
     }
 }
 
 /// A quiet move or a promotion: one piece off, one on.
 #[inline(always)]
-fn add_sub(out: &mut [i32], from: &[i32], add: &[i16], sub: &[i16]) {
+fn add_sub(out: &mut [i16], from: &[i16], add: &[i16], sub: &[i16]) {
     let n = out.len();
     let (from, add, sub) = (&from[..n], &add[..n], &sub[..n]);
     for (((o, &f), &a), &s) in out.iter_mut().zip(from).zip(add).zip(sub) {
-        *o = f + i32::from(a) - i32::from(s);
+        *o = f.wrapping_add(a).wrapping_sub(s);
     }
 }
 
 /// A capture (en passant included): two pieces off, one on.
 #[inline(always)]
-fn add_sub2(out: &mut [i32], from: &[i32], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+fn add_sub2(out: &mut [i16], from: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
     let n = out.len();
     let (from, add, sub1, sub2) = (&from[..n], &add[..n], &sub1[..n], &sub2[..n]);
     for ((((o, &f), &a), &s1), &s2) in out.iter_mut().zip(from).zip(add).zip(sub1).zip(sub2) {
-        *o = f + i32::from(a) - i32::from(s1) - i32::from(s2);
+        *o = f.wrapping_add(a).wrapping_sub(s1).wrapping_sub(s2);
     }
 }
 
 /// Castling: two pieces off, two on.
 #[inline(always)]
-fn add2_sub2(out: &mut [i32], from: &[i32], add: [&[i16]; 2], sub: [&[i16]; 2]) {
+fn add2_sub2(out: &mut [i16], from: &[i16], add: [&[i16]; 2], sub: [&[i16]; 2]) {
     let n = out.len();
     let (from, a1, a2) = (&from[..n], &add[0][..n], &add[1][..n]);
     let (s1, s2) = (&sub[0][..n], &sub[1][..n]);
     for (i, o) in out.iter_mut().enumerate() {
-        *o = from[i] + i32::from(a1[i]) + i32::from(a2[i]) - i32::from(s1[i]) - i32::from(s2[i]);
+        *o = from[i]
+            .wrapping_add(a1[i])
+            .wrapping_add(a2[i])
+            .wrapping_sub(s1[i])
+            .wrapping_sub(s2[i]);
     }
 }
 

@@ -110,6 +110,31 @@ pub struct Network {
 /// The largest output weight (in size) for which clamp(a)·w fits an i16: 255 x 128 = 32,640.
 pub const NARROW_W2: i16 = 128;
 
+/// The most pieces a chess position has: the most first-layer rows a sum adds to its bias.
+pub const MAX_PIECES: i32 = 32;
+
+/// The largest first-layer weight or bias (in size) the trainer writes: 33 of them stay within
+/// an i16, so every net it makes has sums that fit.
+pub const MAX_W1: i16 = 990;
+
+/// The first hidden neuron whose sum could leave the i16 range in some position (its bias
+/// and `MAX_PIECES` times its largest input weight, in size), with that bound; `None` when
+/// every sum fits, as the accumulators' 16-bit sums need.
+pub fn widest_sum(hidden: usize, w1: &[i16], b1: &[i16]) -> Option<(usize, i32)> {
+    let mut widest = vec![0i32; hidden];
+    for row in w1.chunks(hidden) {
+        for (m, &w) in widest.iter_mut().zip(row) {
+            *m = (*m).max(i32::from(w).abs());
+        }
+    }
+    widest
+        .iter()
+        .zip(b1)
+        .map(|(&m, &b)| i32::from(b).abs() + MAX_PIECES * m)
+        .enumerate()
+        .find(|&(_, bound)| bound > i32::from(i16::MAX))
+}
+
 /// Whether every output weight is narrow enough for the i16 products of `screlu_dot_narrow`.
 pub fn narrow_w2(w2: &[i16]) -> bool {
     w2.iter().all(|w| w.unsigned_abs() <= NARROW_W2 as u16)
@@ -168,6 +193,13 @@ impl Network {
         let b1 = take_i16s(bytes, &mut at, hidden)?;
         let w2 = take_i16s(bytes, &mut at, 2 * hidden)?;
         let b2 = i32::from_le_bytes(take(bytes, &mut at)?);
+        if let Some((neuron, bound)) = widest_sum(hidden, &w1, &b1) {
+            return Err(format!(
+                "unsupported net: hidden neuron {neuron}'s sum could reach {bound}, beyond the \
+                 16-bit sums' {} (its bias and 32 of its largest input weight)",
+                i16::MAX
+            ));
+        }
         Ok(Network {
             hidden,
             activation,
@@ -214,7 +246,7 @@ impl Network {
     /// The output layer over the two perspectives' sums, in centipawns: the same integer
     /// arithmetic on every machine, in AVX2 code where the CPU has it.
     #[inline]
-    pub fn output(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+    pub fn output(&self, ours: &[i16], theirs: &[i16]) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, as checked just above.
@@ -226,13 +258,13 @@ impl Network {
     /// `output` compiled for AVX2 (the same loops, wider registers).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_avx2(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+    fn output_avx2(&self, ours: &[i16], theirs: &[i16]) -> i32 {
         self.output_portable(ours, theirs)
     }
 
     /// `output` for any x86-64 (SSE2) or other machine.
     #[inline(always)]
-    pub(super) fn output_portable(&self, ours: &[i32], theirs: &[i32]) -> i32 {
+    pub(super) fn output_portable(&self, ours: &[i16], theirs: &[i16]) -> i32 {
         let (w_ours, w_theirs) = self.w2.split_at(self.hidden);
         let sum = match self.activation {
             Activation::CReLU => crelu_dot(ours, w_ours) + crelu_dot(theirs, w_theirs),
@@ -259,10 +291,10 @@ pub(super) fn has_avx2() -> bool {
 
 /// Adds a first-layer row to sums of the same length (a plain loop the compiler vectorises).
 #[inline(always)]
-pub fn add_row(sums: &mut [i32], row: &[i16]) {
+pub fn add_row(sums: &mut [i16], row: &[i16]) {
     let row = &row[..sums.len()];
     for (a, &w) in sums.iter_mut().zip(row) {
-        *a += i32::from(w);
+        *a = a.wrapping_add(w);
     }
 }
 
@@ -272,13 +304,13 @@ const CRELU_CHUNK: usize = 256;
 
 /// Sum of clamp(a, 0, QA) x w over one perspective's half.
 #[inline(always)]
-fn crelu_dot(sums: &[i32], weights: &[i16]) -> i64 {
+fn crelu_dot(sums: &[i16], weights: &[i16]) -> i64 {
     let mut total = 0i64;
     for (a, w) in sums.chunks(CRELU_CHUNK).zip(weights.chunks(CRELU_CHUNK)) {
         let w = &w[..a.len()];
         let mut part = 0i32;
         for (&a, &w) in a.iter().zip(w) {
-            part += i32::from(a.clamp(0, QA) as i16) * i32::from(w);
+            part += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
         }
         total += i64::from(part);
     }
@@ -288,11 +320,11 @@ fn crelu_dot(sums: &[i32], weights: &[i16]) -> i64 {
 /// Sum of clamp(a, 0, QA)^2 x w over one perspective's half. One term is at most
 /// 255^2 x 32768 = 2,130,739,200 < 2^31 in size, so it is made in i32 and summed in i64.
 #[inline(always)]
-fn screlu_dot(sums: &[i32], weights: &[i16]) -> i64 {
+fn screlu_dot(sums: &[i16], weights: &[i16]) -> i64 {
     let weights = &weights[..sums.len()];
     let mut total = 0i64;
     for (&a, &w) in sums.iter().zip(weights) {
-        let c = a.clamp(0, QA);
+        let c = i32::from(a).clamp(0, QA);
         total += i64::from(c * c * i32::from(w));
     }
     total
@@ -306,13 +338,13 @@ const SCRELU_CHUNK: usize = 256;
 /// clamp(a) again an i32 (the multiply-and-add pairs AVX2 has), summed in i32 chunks. The
 /// same integer as `screlu_dot`, with no term out of range.
 #[inline(always)]
-fn screlu_dot_narrow(sums: &[i32], weights: &[i16]) -> i64 {
+fn screlu_dot_narrow(sums: &[i16], weights: &[i16]) -> i64 {
     let mut total = 0i64;
     for (a, w) in sums.chunks(SCRELU_CHUNK).zip(weights.chunks(SCRELU_CHUNK)) {
         let w = &w[..a.len()];
         let mut part = 0i32;
         for (&a, &w) in a.iter().zip(w) {
-            let c = a.clamp(0, QA) as i16;
+            let c = a.clamp(0, QA as i16);
             part += i32::from(c.wrapping_mul(w)) * i32::from(c);
         }
         total += i64::from(part);
@@ -362,13 +394,44 @@ mod tests {
         assert!(Network::from_bytes(&[]).is_err());
     }
 
+    /// A sum that could pass i16 in some position is refused at load, one inside is taken.
+    #[test]
+    fn a_net_whose_sums_could_leave_16_bits_is_refused() {
+        let hidden = 3;
+        let mut net = Network {
+            hidden,
+            activation: Activation::SCReLU,
+            settings_hash: 0,
+            w1: vec![5; INPUTS * hidden],
+            b1: vec![-100, 7, 0],
+            w2: vec![1; 2 * hidden],
+            b2: 0,
+            narrow_w2: true,
+        };
+        // Neuron 0: 100 + 32 x 1020 = 32,740 fits; 32 x 1021 + 100 = 32,772 does not, nor
+        // does neuron 2's 32 x 1024 = 32,768 with no bias.
+        net.w1[17 * hidden] = -1020;
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), None);
+        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net.clone()));
+        net.w1[17 * hidden] = 1021;
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), Some((0, 32_772)));
+        net.w1[17 * hidden] = 0;
+        net.w1[INPUTS * hidden - 1] = 1024;
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), Some((2, 32_768)));
+        let e = Network::from_bytes(&net.to_bytes()).unwrap_err();
+        assert!(e.contains("hidden neuron 2") && e.contains("32768"), "{e}");
+        // The trainer's limit keeps every net it writes inside.
+        let w1 = vec![MAX_W1; INPUTS];
+        assert_eq!(widest_sum(1, &w1, &[-MAX_W1]), None);
+    }
+
     /// The output as plain i64 arithmetic, to check the chunked i32 sums against.
-    fn output_in_i64(net: &Network, ours: &[i32], theirs: &[i32]) -> i32 {
+    fn output_in_i64(net: &Network, ours: &[i16], theirs: &[i16]) -> i32 {
         let (w_ours, w_theirs) = net.w2.split_at(net.hidden);
         let mut sum: i64 = 0;
         for (acc, weights) in [(ours, w_ours), (theirs, w_theirs)] {
             for (&a, &w) in acc.iter().zip(weights) {
-                let c = i64::from(a.clamp(0, QA));
+                let c = i64::from(a).clamp(0, i64::from(QA));
                 sum += match net.activation {
                     Activation::CReLU => c * i64::from(w),
                     Activation::SCReLU => c * c * i64::from(w),
@@ -398,8 +461,10 @@ mod tests {
                         b2: -3,
                         narrow_w2: narrow_w2(&[w]),
                     };
-                    let full = vec![QA + 1000; hidden];
-                    let mixed: Vec<i32> = (0..hidden as i32).map(|i| i * 37 % 400 - 60).collect();
+                    let full = vec![QA as i16 + 1000; hidden];
+                    let mixed: Vec<i16> = (0..hidden as i32)
+                        .map(|i| (i * 37 % 400 - 60) as i16)
+                        .collect();
                     for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
                         assert_eq!(
                             net.output(ours, theirs),

@@ -3,7 +3,7 @@
 
 use super::{Sample, sigmoid};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{Activation, INPUTS, Network, QA, QB, narrow_w2};
+use crate::eval::nnue::{Activation, INPUTS, MAX_W1, Network, QA, QB, narrow_w2};
 
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
@@ -156,9 +156,13 @@ impl Params {
         (loss / batch.len().max(1) as f64, total)
     }
 
-    /// The quantised network; weights beyond what i16 holds are clipped.
+    /// The quantised network; weights beyond what i16 holds are clipped, and first-layer ones
+    /// beyond ±MAX_W1.
     pub fn quantise(&self, settings_hash: u64) -> Network {
         let q = |x: f32, by: i32| (x * by as f32).round().clamp(-32767.0, 32767.0) as i16;
+        // First-layer weights and biases within ±MAX_W1, so the engine's 16-bit sums hold
+        // every position's (they are far inside it in any net trained so far).
+        let q1 = |x: f32| q(x, QA).clamp(-MAX_W1, MAX_W1);
         let w2: Vec<i16> = self.v[self.w2()..self.b2()]
             .iter()
             .map(|&w| q(w, QB))
@@ -167,10 +171,10 @@ impl Params {
             hidden: self.hidden,
             activation: self.activation,
             settings_hash,
-            w1: self.v[..self.b1()].iter().map(|&w| q(w, QA)).collect(),
+            w1: self.v[..self.b1()].iter().map(|&w| q1(w)).collect(),
             b1: self.v[self.b1()..self.w2()]
                 .iter()
-                .map(|&w| q(w, QA))
+                .map(|&w| q1(w))
                 .collect(),
             narrow_w2: narrow_w2(&w2),
             w2,
@@ -226,6 +230,17 @@ mod tests {
                 assert!(analytic != 0.0, "param {i} has no gradient");
             }
         }
+    }
+
+    #[test]
+    fn quantised_first_layer_weights_stay_where_16_bit_sums_hold_them() {
+        let mut p = Params::random(4, Activation::SCReLU, 3);
+        let b1 = p.b1();
+        p.v[5] = 100.0;
+        p.v[b1 + 1] = -50.0;
+        let net = p.quantise(0);
+        assert_eq!((net.w1[5], net.b1[1]), (MAX_W1, -MAX_W1));
+        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
     }
 
     #[test]
