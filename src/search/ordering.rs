@@ -112,14 +112,37 @@ pub fn is_good_tactical(pos: &Chess, m: Move) -> bool {
     (victim >= piece_value(m.role()) && m.role() != Role::King) || see(pos, m) >= 0
 }
 
+/// A killer or counter move with its packed form: most moves differ from it in the packed
+/// form already, a cheaper comparison than the whole move's (which still decides).
+#[derive(Clone, Copy)]
+struct Marked {
+    packed: PackedMove,
+    mv: Option<Move>,
+}
+
+impl Marked {
+    fn new(mv: Option<Move>) -> Marked {
+        Marked {
+            packed: mv.map_or(PackedMove::NONE, PackedMove::new),
+            mv,
+        }
+    }
+
+    /// Whether `m` (packed as `packed`) is this move.
+    #[inline(always)]
+    fn is(self, m: Move, packed: PackedMove) -> bool {
+        self.packed == packed && self.mv == Some(m)
+    }
+}
+
 /// A move's place in the order. A capture or promotion is scored as if it kept its material;
 /// the picker checks that by exchange only when the move comes up, which saves the exchange
 /// for every capture a cutoff makes unnecessary.
 fn optimistic_score(
     m: Move,
     tt_move: PackedMove,
-    killers: [Option<Move>; 2],
-    counter: Option<Move>,
+    killers: [Marked; 2],
+    counter: Marked,
     quiet: Option<&QuietOrder>,
 ) -> i32 {
     let packed = PackedMove::new(m);
@@ -127,11 +150,11 @@ fn optimistic_score(
         TT_MOVE
     } else if is_tactical(m) {
         GOOD_TACTICAL + mvv_lva(m)
-    } else if killers[0] == Some(m) {
+    } else if killers[0].is(m, packed) {
         KILLER_1
-    } else if killers[1] == Some(m) {
+    } else if killers[1].is(m, packed) {
         KILLER_2
-    } else if counter == Some(m) {
+    } else if counter.is(m, packed) {
         COUNTER
     } else {
         quiet.map_or(0, |q| q.heuristics.history_of(q.side, packed))
@@ -143,6 +166,26 @@ fn is_unchecked_tactical(score: i32) -> bool {
     (GOOD_TACTICAL..TT_MOVE).contains(&score)
 }
 
+/// The picker keeps each move's score as a key: the score times 256 plus 255 less the
+/// move's slot in the list, so the largest key is the first of the highest scores, found in
+/// one pass the compiler vectorises. Scores stay far inside ±2^23 (the classes are at most
+/// a million; history is bounded by a parameter of at most 65,536).
+#[inline(always)]
+fn key(score: i32, slot: usize) -> i32 {
+    debug_assert!(score.abs() < 1 << 23 && slot < 256);
+    score * 256 + (255 - slot as i32)
+}
+
+#[inline(always)]
+fn score_of(key: i32) -> i32 {
+    key >> 8
+}
+
+#[inline(always)]
+fn slot_of(key: i32) -> usize {
+    255 - (key & 255) as usize
+}
+
 /// Hands out moves best first by selection: cheap when a cutoff comes early. It works in the
 /// caller's list (which it leaves in no useful order). A capture found to lose material when
 /// it comes up moves to the losing class and the choice is made again: since scores only
@@ -150,7 +193,8 @@ fn is_unchecked_tactical(score: i32) -> bool {
 pub struct Picker<'a> {
     pos: &'a Chess,
     moves: &'a mut MoveList,
-    scores: ArrayVec<i32, 256>,
+    /// The moves' scores as keys (see `key`).
+    keys: ArrayVec<i32, 256>,
     next: usize,
     /// Whether tactical moves still need their exchange checked.
     check_exchanges: bool,
@@ -163,16 +207,17 @@ impl<'a> Picker<'a> {
         tt_move: PackedMove,
         quiet: Option<&QuietOrder>,
     ) -> Picker<'a> {
-        let killers = quiet.map_or([None; 2], |q| q.killers);
-        let counter = quiet.and_then(|q| q.counter);
-        let scores = moves
+        let killers = quiet.map_or([None; 2], |q| q.killers).map(Marked::new);
+        let counter = Marked::new(quiet.and_then(|q| q.counter));
+        let keys = moves
             .iter()
-            .map(|&m| optimistic_score(m, tt_move, killers, counter, quiet))
+            .enumerate()
+            .map(|(i, &m)| key(optimistic_score(m, tt_move, killers, counter, quiet), i))
             .collect();
         Picker {
             pos,
             moves,
-            scores,
+            keys,
             next: 0,
             check_exchanges: true,
         }
@@ -181,11 +226,15 @@ impl<'a> Picker<'a> {
     /// Orders captures and promotions the caller has already found not to lose material
     /// (quiescence): no exchange is evaluated a second time.
     pub fn known_good(pos: &'a Chess, moves: &'a mut MoveList) -> Picker<'a> {
-        let scores = moves.iter().map(|&m| GOOD_TACTICAL + mvv_lva(m)).collect();
+        let keys = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| key(GOOD_TACTICAL + mvv_lva(m), i))
+            .collect();
         Picker {
             pos,
             moves,
-            scores,
+            keys,
             next: 0,
             check_exchanges: false,
         }
@@ -201,24 +250,24 @@ impl Iterator for Picker<'_> {
             return None;
         }
         let best = loop {
-            // The first of the highest scores, found in two simple passes the compiler can
-            // vectorise rather than one that carries the best index along.
-            let rest = &self.scores[self.next..n];
-            let score = rest.iter().copied().fold(i32::MIN, i32::max);
-            let best = self.next + rest.iter().position(|&s| s == score).unwrap_or(0);
+            let top = self.keys[self.next..n]
+                .iter()
+                .copied()
+                .fold(i32::MIN, i32::max);
+            let (score, best) = (score_of(top), slot_of(top));
             if !self.check_exchanges
                 || !is_unchecked_tactical(score)
                 || is_good_tactical(self.pos, self.moves[best])
             {
                 break best;
             }
-            self.scores[best] = score - GOOD_TACTICAL + BAD_TACTICAL;
+            self.keys[best] = key(score - GOOD_TACTICAL + BAD_TACTICAL, best);
         };
         // The slot handed out is not read again: its old move simply takes the chosen one's
-        // place, as a swap would leave it.
+        // place, as a swap would leave it, with its key's slot made the new one.
         let m = self.moves[best];
         self.moves[best] = self.moves[self.next];
-        self.scores[best] = self.scores[self.next];
+        self.keys[best] = key(score_of(self.keys[self.next]), best);
         self.next += 1;
         Some(m)
     }
@@ -273,8 +322,9 @@ mod tests {
         let mut scores: Vec<i32> = moves
             .iter()
             .map(|&m| {
-                let killers = quiet.map_or([None; 2], |q| q.killers);
-                let s = optimistic_score(m, tt_move, killers, quiet.and_then(|q| q.counter), quiet);
+                let killers = quiet.map_or([None; 2], |q| q.killers).map(Marked::new);
+                let counter = Marked::new(quiet.and_then(|q| q.counter));
+                let s = optimistic_score(m, tt_move, killers, counter, quiet);
                 if is_unchecked_tactical(s) && !is_good_tactical(pos, m) {
                     s - GOOD_TACTICAL + BAD_TACTICAL
                 } else {
