@@ -11,6 +11,11 @@
 # Results go to $OUT/<module>/mutants.out (caught.txt, missed.txt, timeout.txt,
 # unviable.txt); a summary line per module is printed at the end. Needs cargo-mutants
 # (`cargo install cargo-mutants --locked`). Not part of CI: a module takes minutes to hours.
+#
+# RESUME=1 continues modules a stopped run left unfinished instead of starting them again:
+# a finished module is only summed up, a finished pass 1 goes on to pass 2, and a pass cut
+# short is run again with `--iterate`, which skips the mutants it already caught or found
+# unviable. (Do not change the source between the runs: mutants are matched by line.)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,15 +78,43 @@ for name in "${wanted[@]}"; do
     common=("${file_args[@]}" --profile mutants --jobs 1 --output "$out")
     listing="$(cargo mutants --list "${file_args[@]}")" || die "cannot list the mutants of $name"
     total="$(printf '%s\n' "$listing" | sed '/^$/d' | wc -l)"
-    echo "== $name: pass 1 ($files, $total mutants, unit tests)"
-    run_mutants "${common[@]}" --timeout "$TIMEOUT" -- --lib
-    # A later --iterate pass leaves out the unviable mutants: keep pass 1's list.
-    cp "$out/mutants.out/unviable.txt" "$out/unviable-pass1.txt" 2>/dev/null || : > "$out/unviable-pass1.txt"
-    if [[ -s "$out/mutants.out/missed.txt" || -s "$out/mutants.out/timeout.txt" ]]; then
-        targets=(--lib)
-        for t in $tests; do targets+=(--test "$t"); done
-        echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, })"
-        run_mutants "${common[@]}" --timeout "$TIMEOUT2" --iterate -- "${targets[@]}"
+    resuming=0
+    if [[ "${RESUME:-0}" == 1 && -f "$out/mutants.out/outcomes.json" ]]; then
+        resuming=1
+    else
+        rm -f "$out/pass1.done" "$out/module.done" "$out/unviable-pass1.txt"
+    fi
+    # The unviable mutants so far: an --iterate pass lists only those it found itself.
+    keep_unviable() {
+        cat "$out/unviable-pass1.txt" "$out/mutants.out/unviable.txt" 2>/dev/null \
+            | sed '/^$/d' | sort -u > "$out/unviable.tmp" || true
+        mv "$out/unviable.tmp" "$out/unviable-pass1.txt"
+    }
+    if [[ -f "$out/module.done" ]]; then
+        echo "== $name: finished before, summed up again"
+    else
+        # A pass 2 cut short has listed only some of what it missed: run it again whole.
+        pass2_cut=0
+        [[ -f "$out/pass1.done" ]] && pass2_cut=1
+        if [[ ! -f "$out/pass1.done" ]]; then
+            if [[ $resuming == 1 ]]; then
+                keep_unviable
+                echo "== $name: pass 1 resumed ($files, $total mutants, unit tests)"
+                run_mutants "${common[@]}" --timeout "$TIMEOUT" --iterate -- --lib
+            else
+                echo "== $name: pass 1 ($files, $total mutants, unit tests)"
+                run_mutants "${common[@]}" --timeout "$TIMEOUT" -- --lib
+            fi
+            keep_unviable
+            touch "$out/pass1.done"
+        fi
+        if [[ $pass2_cut == 1 || -s "$out/mutants.out/missed.txt" || -s "$out/mutants.out/timeout.txt" ]]; then
+            targets=(--lib)
+            for t in $tests; do targets+=(--test "$t"); done
+            echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, })"
+            run_mutants "${common[@]}" --timeout "$TIMEOUT2" --iterate -- "${targets[@]}"
+        fi
+        touch "$out/module.done"
     fi
     # The last pass's missed and timed-out mutants are the ones left; the rest were caught
     # in one pass or the other, or are unviable (they do not build).
