@@ -1,13 +1,14 @@
 //! The NNUE's accumulators: the first layer's sums of one position for both perspectives,
 //! made from scratch at the root and brought up to date from the parent's on every move;
 //! `Network::evaluate` scores a position from sums made afresh. The sums are i16: a net is
-//! loaded only if no position's sums can leave that range (`nnue::widest_sum`).
+//! loaded only if no position's sums can leave that range (`nnue::widest_sum`), and the
+//! trainer writes only such nets.
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 #[cfg(target_arch = "x86_64")]
 use super::nnue::has_avx2;
-use super::nnue::{Network, add_row, feature};
+use super::nnue::{Network, add_row, feature, narrow_w2, widest_sum};
 
 /// The first layer's sums of one position for both perspectives (indexed by colour), kept
 /// per ply in the search and brought up to date from the parent's by the pieces that moved.
@@ -104,6 +105,10 @@ impl Accumulator {
 
     #[inline(always)]
     fn refresh_portable(&mut self, net: &Network, board: &Board) {
+        // What the 16-bit sums and the output's fast path take for granted (`from_bytes`
+        // and the trainer see to it; a net built by hand must too).
+        debug_assert!(widest_sum(net.hidden, &net.w1, &net.b1).is_none());
+        debug_assert_eq!(net.narrow_w2, narrow_w2(&net.w2));
         for perspective in Color::ALL {
             let sums = &mut self.sums[perspective as usize];
             sums.clear();
@@ -203,8 +208,9 @@ impl Accumulator {
 // The kernels below are plain loops over slices cut to one length, which the compiler turns
 // into vector code on any x86-64 (SSE2) without target features. The sums are i16 and wrap:
 // addition modulo 2^16 does not depend on the order, so a sum whose end value fits an i16
-// (which `Network::from_bytes` makes sure of for every position) is exact however the
-// partial sums on the way wrapped.
+// (which `widest_sum` makes sure of for every position: loaded and trained nets are checked
+// by it) is exact however the partial sums on the way wrapped (a capture adds its row
+// before it takes two off).
 
 #[inline(always)]
 fn sub_row(sums: &mut [i16], row: &[i16]) {
@@ -371,12 +377,19 @@ mod tests {
         net.b1 = (0..hidden)
             .map(|_| (rng.next_u31() % 201) as i16 - 60)
             .collect();
-        net.w2 = (0..2 * hidden)
-            .map(|_| (rng.next_u31() % 65536) as i32 as i16)
-            .collect();
-        net.narrow_w2 = narrow_w2(&net.w2);
         let mut outputs = 0;
         for game in 0..20 {
+            // Output weights over the whole i16 range (the wide path) in even games, within
+            // ±128 (the narrow one) in odd games.
+            let narrow = game % 2 == 1;
+            net.w2 = (0..2 * hidden)
+                .map(|_| match narrow {
+                    false => (rng.next_u31() % 65536) as i32 as i16,
+                    true => (rng.next_u31() % 257) as i16 - 128,
+                })
+                .collect();
+            net.narrow_w2 = narrow_w2(&net.w2);
+            assert_eq!(net.narrow_w2, narrow, "game {game}");
             let mut pos = Game::from_fen(crate::basics::position::STARTPOS, false)
                 .unwrap()
                 .pos;
@@ -423,5 +436,85 @@ mod tests {
             let flipped = crate::eval::testing::colour_flip(fen);
             assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
         }
+    }
+
+    /// First-layer weights and biases at the trainer's limit, where a capture's sums pass
+    /// i16 on the way (its row is added before two are taken off): the 16-bit sums still
+    /// equal i32 sums of the same rows, incrementally and afresh, through random games.
+    #[test]
+    fn sums_at_the_trainers_limit_stay_exact() {
+        use crate::eval::nnue::MAX_W1;
+        let hidden = 16;
+        let mut rng = Lcg(31);
+        // Every weight of a neuron has its sign (plus in even neurons, minus in odd ones)
+        // and nearly the limit's size, so that 32 pieces bring its sum near ±32,767.
+        let mut big = |j: usize| {
+            let size = MAX_W1 - (rng.next_u31() % 7) as i16;
+            if j.is_multiple_of(2) { size } else { -size }
+        };
+        let mut net = test_net(Activation::SCReLU);
+        net.hidden = hidden;
+        net.w1 = (0..INPUTS * hidden).map(|i| big(i % hidden)).collect();
+        net.b1 = (0..hidden).map(&mut big).collect();
+        net.w2 = vec![1; 2 * hidden];
+        net.narrow_w2 = narrow_w2(&net.w2);
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), None);
+        // The same sums in i32, from scratch.
+        let wide = |board: &shakmaty::Board, perspective: Color| -> Vec<i32> {
+            let mut sums: Vec<i32> = net.b1.iter().map(|&b| i32::from(b)).collect();
+            for (sq, piece) in board.iter() {
+                for (a, &w) in sums
+                    .iter_mut()
+                    .zip(net.row(feature(perspective, sq, piece)))
+                {
+                    *a += i32::from(w);
+                }
+            }
+            sums
+        };
+        let mut past_i16 = 0;
+        for game in 0..30 {
+            let mut pos = Game::from_fen(crate::basics::position::STARTPOS, false)
+                .unwrap()
+                .pos;
+            let mut acc = Accumulator::with_hidden(hidden);
+            acc.refresh(&net, pos.board());
+            for _ in 0..(60 + game) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.next_u31() as usize % moves.len()];
+                let child = pos.clone().play(m).unwrap();
+                let mut next = Accumulator::default();
+                next.update_from(&net, &acc, pos.board(), child.board());
+                let c = Changes::between(pos.board(), child.board());
+                for perspective in Color::ALL {
+                    let exact = wide(child.board(), perspective);
+                    let parent = wide(pos.board(), perspective);
+                    // The first row is added to the parent's sums before any is taken off:
+                    // count the sums that passed i16 there.
+                    if c.adds > 0 {
+                        let (piece, sq) = c.added[0];
+                        let row = net.row(feature(perspective, sq, piece));
+                        past_i16 += parent
+                            .iter()
+                            .zip(row)
+                            .filter(|&(&p, &w)| (p + i32::from(w)).abs() > i32::from(i16::MAX))
+                            .count();
+                    }
+                    let got: Vec<i32> = next.sums[perspective as usize]
+                        .iter()
+                        .map(|&s| i32::from(s))
+                        .collect();
+                    assert_eq!(got, exact, "game {game}");
+                }
+                let mut fresh = Accumulator::default();
+                fresh.refresh(&net, child.board());
+                assert_eq!(next, fresh);
+                (pos, acc) = (child, next);
+            }
+        }
+        assert!(past_i16 > 0, "no partial sum came near the i16 limit");
     }
 }

@@ -121,6 +121,9 @@ pub const MAX_W1: i16 = 990;
 /// and `MAX_PIECES` times its largest input weight, in size), with that bound; `None` when
 /// every sum fits, as the accumulators' 16-bit sums need.
 pub fn widest_sum(hidden: usize, w1: &[i16], b1: &[i16]) -> Option<(usize, i32)> {
+    if hidden == 0 {
+        return None;
+    }
     let mut widest = vec![0i32; hidden];
     for row in w1.chunks(hidden) {
         for (m, &w) in widest.iter_mut().zip(row) {
@@ -196,7 +199,7 @@ impl Network {
         if let Some((neuron, bound)) = widest_sum(hidden, &w1, &b1) {
             return Err(format!(
                 "unsupported net: hidden neuron {neuron}'s sum could reach {bound}, beyond the \
-                 16-bit sums' {} (its bias and 32 of its largest input weight)",
+                 16-bit sums' {} (its bias and {MAX_PIECES} of its largest input weight)",
                 i16::MAX
             ));
         }
@@ -420,9 +423,26 @@ mod tests {
         assert_eq!(widest_sum(hidden, &net.w1, &net.b1), Some((2, 32_768)));
         let e = Network::from_bytes(&net.to_bytes()).unwrap_err();
         assert!(e.contains("hidden neuron 2") && e.contains("32768"), "{e}");
+        // Exactly i16::MAX is inside: 31 + 32 x 1023 = 32,767.
+        net.w1[INPUTS * hidden - 1] = 1023;
+        net.b1[2] = -31;
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), None);
+        net.b1[2] = 32;
+        assert_eq!(widest_sum(hidden, &net.w1, &net.b1), Some((2, 32_768)));
         // The trainer's limit keeps every net it writes inside.
         let w1 = vec![MAX_W1; INPUTS];
         assert_eq!(widest_sum(1, &w1, &[-MAX_W1]), None);
+        assert_eq!(widest_sum(0, &[], &[]), None);
+    }
+
+    /// Output weights within ±128 take the narrow path (the embedded net's do), others not.
+    #[test]
+    fn narrow_output_weights_are_told_apart() {
+        assert!(narrow_w2(&[128, -128, 0, 7]));
+        assert!(!narrow_w2(&[3, 129]));
+        assert!(!narrow_w2(&[-129]));
+        assert!(!narrow_w2(&[i16::MIN]));
+        assert!(crate::eval::net_file::embedded().unwrap().net.narrow_w2);
     }
 
     /// The output as plain i64 arithmetic, to check the chunked i32 sums against.

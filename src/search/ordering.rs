@@ -168,8 +168,9 @@ fn is_unchecked_tactical(score: i32) -> bool {
 
 /// The picker keeps each move's score as a key: the score times 256 plus 255 less the
 /// move's slot in the list, so the largest key is the first of the highest scores, found in
-/// one pass the compiler vectorises. Scores stay far inside ±2^23 (the classes are at most
-/// a million; history is bounded by a parameter of at most 65,536).
+/// one pass the compiler vectorises. Scores must stay inside ±2^23 (8,388,608): the classes
+/// are at most a million and a quiet move's history at most 65,536 (the bound's largest
+/// setting); a score made of several history terms must keep within it too.
 #[inline(always)]
 fn key(score: i32, slot: usize) -> i32 {
     debug_assert!(score.abs() < 1 << 23 && slot < 256);

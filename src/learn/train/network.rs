@@ -156,6 +156,15 @@ impl Params {
         (loss / batch.len().max(1) as f64, total)
     }
 
+    /// How many first-layer weights and biases `quantise` clips to ±MAX_W1.
+    pub fn clipped_first_layer(&self) -> usize {
+        let limit = f32::from(MAX_W1) + 0.5;
+        self.v[..self.w2()]
+            .iter()
+            .filter(|&&w| (w * QA as f32).abs() >= limit)
+            .count()
+    }
+
     /// The quantised network; weights beyond what i16 holds are clipped, and first-layer ones
     /// beyond ±MAX_W1.
     pub fn quantise(&self, settings_hash: u64) -> Network {
@@ -238,6 +247,7 @@ mod tests {
         let b1 = p.b1();
         p.v[5] = 100.0;
         p.v[b1 + 1] = -50.0;
+        assert_eq!(p.clipped_first_layer(), 2);
         let net = p.quantise(0);
         assert_eq!((net.w1[5], net.b1[1]), (MAX_W1, -MAX_W1));
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));

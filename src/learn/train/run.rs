@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::sample::shuffle;
 use super::{Adam, Curve, Params, Sample, curve_svg, learning_rate, write_checkpoint};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::Activation;
+use crate::eval::nnue::{Activation, MAX_W1, QA};
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -100,6 +100,14 @@ pub fn train(
             train_set.len() as f64 / secs.max(1e-9)
         ));
         write_checkpoint(&outputs.checkpoint(), &params, &adam, epoch + 1, &curve)?;
+        let clipped = params.clipped_first_layer();
+        if clipped > 0 {
+            log(&format!(
+                "train: warning: {clipped} first-layer weights or biases lie beyond ±{MAX_W1}/{QA} \
+                 and are clipped in net.bin (its 16-bit sums need it), which then differs from \
+                 the float net"
+            ));
+        }
         let net = params.quantise(settings.hash()).to_bytes();
         let net_path = outputs.net();
         std::fs::write(&net_path, net)
