@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::progress;
-use crate::eval::nnue::Activation;
+use crate::eval::nnue::{Activation, MAX_BUCKETS};
 use crate::learn::train::{self, Adam, Outputs, Params, Sample, Settings};
 
 #[derive(Args, Debug)]
@@ -19,6 +19,9 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective (1-4096)
     #[arg(long, value_name = "H", default_value_t = 64)]
     pub hidden: usize,
+    /// Output buckets by piece count, each with its own output weights (1-8; 1: none)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub output_buckets: usize,
     /// The hidden layer's activation
     #[arg(long, value_name = "A", default_value = "screlu", value_parser = Activation::parse)]
     pub activation: Activation,
@@ -57,6 +60,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
     let s = Settings {
         hidden: args.hidden,
         activation: args.activation,
+        buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -67,6 +71,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         mirror: args.mirror,
     };
     if !(1..=4096).contains(&s.hidden)
+        || !(1..=MAX_BUCKETS).contains(&s.buckets)
         || s.batch == 0
         || !(0.0..=1.0).contains(&s.wdl)
         || !(0.0..1.0).contains(&s.hold_out)
@@ -74,7 +79,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         || s.lr <= 0.0
     {
         return Err(
-            "train: bad settings (hidden 1..4096, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
+            "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
                 .to_string(),
         );
     }
@@ -115,22 +120,34 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     };
     let (params, adam, epoch, curve) = if args.resume {
         let (p, a, e, c) = train::read_checkpoint(&outputs.checkpoint())?;
-        if p.hidden != settings.hidden || p.activation != settings.activation {
-            return Err("train: the checkpoint's hidden size or activation differs".to_string());
+        if p.hidden != settings.hidden
+            || p.activation != settings.activation
+            || p.buckets != settings.buckets
+        {
+            return Err(
+                "train: the checkpoint's hidden size, activation or output buckets differ"
+                    .to_string(),
+            );
         }
         eprintln!("train: resuming after epoch {e}");
         (p, a, e, c)
     } else {
-        let p = Params::random(settings.hidden, settings.activation, settings.seed);
+        let p = Params::random(
+            settings.hidden,
+            settings.activation,
+            settings.buckets,
+            settings.seed,
+        );
         let n = p.v.len();
         (p, Adam::new(n), 0, Vec::new())
     };
     eprintln!(
-        "train: {} positions for training, {} held out; {}x2 {}, {} epochs, batch {}, lr {}, wdl {}",
+        "train: {} positions for training, {} held out; {}x2 {}, {} output bucket(s), {} epochs, batch {}, lr {}, wdl {}",
         samples.len(),
         valid.len(),
         settings.hidden,
         settings.activation.name(),
+        settings.buckets,
         settings.epochs,
         settings.batch,
         settings.lr,

@@ -73,7 +73,7 @@ impl Network {
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         let mut acc = Accumulator::with_hidden(self.hidden);
         acc.refresh(self, pos.board());
-        acc.evaluate(self, pos.turn())
+        acc.evaluate(self, pos)
     }
 }
 
@@ -199,9 +199,16 @@ impl Accumulator {
         }
     }
 
-    /// The network's output for `turn` to move, in centipawns.
-    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
-        net.output(&self.sums[turn as usize], &self.sums[turn.other() as usize])
+    /// The network's output for `pos` (whose sums these are), from the side to move, in
+    /// centipawns.
+    pub fn evaluate(&self, net: &Network, pos: &Chess) -> i32 {
+        let turn = pos.turn();
+        let pieces = pos.board().occupied().count();
+        net.output(
+            &self.sums[turn as usize],
+            &self.sums[turn.other() as usize],
+            pieces,
+        )
     }
 }
 
@@ -274,8 +281,9 @@ mod tests {
             settings_hash: 0,
             w1: (0..INPUTS * hidden).map(|_| small()).collect(),
             b1: (0..hidden).map(|_| small()).collect(),
+            buckets: 1,
             w2: (0..2 * hidden).map(|_| small()).collect(),
-            b2: 500,
+            b2: vec![500],
             narrow_w2: true,
         }
     }
@@ -347,10 +355,7 @@ mod tests {
                             shakmaty::EnPassantMode::Legal
                         )
                     );
-                    assert_eq!(
-                        next.evaluate(&net, game.pos.turn()),
-                        net.evaluate(&game.pos)
-                    );
+                    assert_eq!(next.evaluate(&net, &game.pos), net.evaluate(&game.pos));
                     acc = next;
                 }
             }
@@ -413,7 +418,12 @@ mod tests {
                 for activation in [Activation::CReLU, Activation::SCReLU] {
                     net.activation = activation;
                     let (us, them) = (&fast.sums[0], &fast.sums[1]);
-                    assert_eq!(net.output(us, them), net.output_portable(us, them));
+                    for pieces in [3, 17, 32] {
+                        assert_eq!(
+                            net.output(us, them, pieces),
+                            net.output_portable(us, them, pieces)
+                        );
+                    }
                     outputs += 1;
                 }
                 (pos, acc) = (child, fast);

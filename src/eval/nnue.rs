@@ -6,11 +6,14 @@
 //! and the other side's H, concatenated -> 1. Activation CReLU (clamp to [0, 1]) or SCReLU
 //! (its square). Quantised with QA = 255 for the first layer and QB = 64 for the output.
 //!
+//! The output layer may come in B buckets, one per range of the number of pieces on the
+//! board (`bucket`); a position is scored by its own bucket's weights.
+//!
 //! File (little-endian): the 24-byte header below, then w1 (768 x H i16, a row per input),
-//! b1 (H i16), w2 (2H i16, the side to move's half first), b2 (i32).
+//! b1 (H i16), w2 (B x 2H i16, bucket by bucket, the side to move's half first), b2 (B i32).
 //! ```text
 //!  0..4   b"FRNN"      4..6  format version (1)   6  activation (0 CReLU, 1 SCReLU)
-//!  7      reserved     8..10 H                    10..12 output scale (centipawns)
+//!  7      B (0 is 1)   8..10 H                    10..12 output scale (centipawns)
 //! 12..14  QA           14..16 QB                  16..24 hash of the training settings
 //! ```
 
@@ -100,11 +103,23 @@ pub struct Network {
     pub settings_hash: u64,
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
+    /// Output buckets (1 to `MAX_BUCKETS`): `w2` has 2H weights and `b2` one bias each.
+    pub buckets: usize,
     pub w2: Vec<i16>,
-    pub b2: i32,
+    pub b2: Vec<i32>,
     /// Every output weight lies within ±`NARROW_W2` (see `narrow_w2`), so SCReLU's sums may
     /// take the faster i16 products.
     pub narrow_w2: bool,
+}
+
+/// The most output buckets a net may have.
+pub const MAX_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included, 2 to 32) among
+/// `buckets`: equal ranges of the 31 piece counts, the fewest pieces first.
+#[inline]
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
 }
 
 /// The largest output weight (in size) for which clamp(a)·w fits an i16: 255 x 128 = 32,640.
@@ -174,7 +189,12 @@ impl Network {
             1 => Activation::SCReLU,
             a => return Err(format!("unknown activation code {a}")),
         };
-        at += 1;
+        let buckets = usize::from(take::<1>(bytes, &mut at)?[0]).max(1);
+        if buckets > MAX_BUCKETS {
+            return Err(format!(
+                "unsupported net: {buckets} output buckets (at most {MAX_BUCKETS})"
+            ));
+        }
         let hidden = usize::from(u16::from_le_bytes(take(bytes, &mut at)?));
         let scale = i32::from(u16::from_le_bytes(take(bytes, &mut at)?));
         let qa = i32::from(u16::from_le_bytes(take(bytes, &mut at)?));
@@ -185,17 +205,22 @@ impl Network {
             ));
         }
         let settings_hash = u64::from_le_bytes(take(bytes, &mut at)?);
-        let expected = HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4;
+        let expected =
+            HEADER_BYTES + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
         if bytes.len() != expected {
             return Err(format!(
-                "net file is {} bytes, expected {expected} for hidden size {hidden}",
+                "net file is {} bytes, expected {expected} for hidden size {hidden} and {buckets} \
+                 output bucket(s)",
                 bytes.len()
             ));
         }
         let w1 = take_i16s(bytes, &mut at, INPUTS * hidden)?;
         let b1 = take_i16s(bytes, &mut at, hidden)?;
-        let w2 = take_i16s(bytes, &mut at, 2 * hidden)?;
-        let b2 = i32::from_le_bytes(take(bytes, &mut at)?);
+        let w2 = take_i16s(bytes, &mut at, buckets * 2 * hidden)?;
+        let mut b2 = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            b2.push(i32::from_le_bytes(take(bytes, &mut at)?));
+        }
         if let Some((neuron, bound)) = widest_sum(hidden, &w1, &b1) {
             return Err(format!(
                 "unsupported net: hidden neuron {neuron}'s sum could reach {bound}, beyond the \
@@ -209,6 +234,7 @@ impl Network {
             settings_hash,
             w1,
             b1,
+            buckets,
             narrow_w2: narrow_w2(&w2),
             w2,
             b2,
@@ -216,14 +242,21 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_BYTES + 2 * (self.w1.len() + 3 * self.hidden) + 4);
+        let mut out = Vec::with_capacity(
+            HEADER_BYTES + 2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * self.b2.len(),
+        );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.push(match self.activation {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         });
-        out.push(0);
+        // One bucket is written as 0, so such files are those of the first nets byte for byte.
+        out.push(if self.buckets > 1 {
+            self.buckets as u8
+        } else {
+            0
+        });
         for v in [self.hidden as i32, SCALE, QA, QB] {
             out.extend_from_slice(&(v as u16).to_le_bytes());
         }
@@ -231,13 +264,25 @@ impl Network {
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
-    /// What the net is, for `info string` and `ferrum eval`: "hidden 64, screlu".
+    /// What the net is, for `info string` and `ferrum eval`: "hidden 64, screlu" (and ", 8
+    /// output buckets" when it has them).
     pub fn describe(&self) -> String {
-        format!("hidden {}, {}", self.hidden, self.activation.name())
+        let buckets = if self.buckets > 1 {
+            format!(", {} output buckets", self.buckets)
+        } else {
+            String::new()
+        };
+        format!(
+            "hidden {}, {}{buckets}",
+            self.hidden,
+            self.activation.name()
+        )
     }
 
     /// The first-layer weights of input `index`, one per hidden neuron.
@@ -246,29 +291,32 @@ impl Network {
         &self.w1[index * self.hidden..(index + 1) * self.hidden]
     }
 
-    /// The output layer over the two perspectives' sums, in centipawns: the same integer
-    /// arithmetic on every machine, in AVX2 code where the CPU has it.
+    /// The output layer over the two perspectives' sums, in centipawns, for a position with
+    /// `pieces` pieces: the same integer arithmetic on every machine, in AVX2 code where the
+    /// CPU has it.
     #[inline]
-    pub fn output(&self, ours: &[i16], theirs: &[i16]) -> i32 {
+    pub fn output(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, as checked just above.
-            return unsafe { self.output_avx2(ours, theirs) };
+            return unsafe { self.output_avx2(ours, theirs, pieces) };
         }
-        self.output_portable(ours, theirs)
+        self.output_portable(ours, theirs, pieces)
     }
 
     /// `output` compiled for AVX2 (the same loops, wider registers).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_avx2(&self, ours: &[i16], theirs: &[i16]) -> i32 {
-        self.output_portable(ours, theirs)
+    fn output_avx2(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
+        self.output_portable(ours, theirs, pieces)
     }
 
     /// `output` for any x86-64 (SSE2) or other machine.
     #[inline(always)]
-    pub(super) fn output_portable(&self, ours: &[i16], theirs: &[i16]) -> i32 {
-        let (w_ours, w_theirs) = self.w2.split_at(self.hidden);
+    pub(super) fn output_portable(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
+        let b = bucket(pieces, self.buckets);
+        let w2 = &self.w2[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
+        let (w_ours, w_theirs) = w2.split_at(self.hidden);
         let sum = match self.activation {
             Activation::CReLU => crelu_dot(ours, w_ours) + crelu_dot(theirs, w_theirs),
             // SCReLU's square carries one QA too many.
@@ -280,7 +328,7 @@ impl Network {
                 (screlu_dot(ours, w_ours) + screlu_dot(theirs, w_theirs)) / i64::from(QA)
             }
         };
-        let out = sum + i64::from(self.b2);
+        let out = sum + i64::from(self.b2[b]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -384,14 +432,30 @@ mod tests {
             settings_hash: 0xdead_beef,
             w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             b1: vec![3, -4, 5, 6],
+            buckets: 1,
             w2: vec![1, 2, 3, 4, -5, -6, -7, -8],
-            b2: -1234,
+            b2: vec![-1234],
             narrow_w2: true,
         };
         let bytes = net.to_bytes();
-        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        // One bucket is written as the first nets were: a 0 in the header's byte 7.
+        assert_eq!(bytes[7], 0);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         let e = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
         assert!(e.contains("expected"), "{e}");
+        // Three buckets: their weights and biases in order, and the count in byte 7.
+        let mut three = net.clone();
+        three.buckets = 3;
+        three.w2 = (1..=24).collect();
+        three.b2 = vec![-5, 0, 77];
+        let bytes = three.to_bytes();
+        assert_eq!(bytes[7], 3);
+        assert_eq!(Network::from_bytes(&bytes), Ok(three));
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        let mut nine = bytes.clone();
+        nine[7] = 9;
+        let e = Network::from_bytes(&nine).unwrap_err();
+        assert!(e.contains("9 output buckets"), "{e}");
         let e = Network::from_bytes(b"NOPE....").unwrap_err();
         assert!(e.contains("magic"), "{e}");
         assert!(Network::from_bytes(&[]).is_err());
@@ -407,8 +471,9 @@ mod tests {
             settings_hash: 0,
             w1: vec![5; INPUTS * hidden],
             b1: vec![-100, 7, 0],
+            buckets: 1,
             w2: vec![1; 2 * hidden],
-            b2: 0,
+            b2: vec![0],
             narrow_w2: true,
         };
         // Neuron 0: 100 + 32 x 1020 = 32,740 fits; 32 x 1021 + 100 = 32,772 does not, nor
@@ -446,8 +511,9 @@ mod tests {
     }
 
     /// The output as plain i64 arithmetic, to check the chunked i32 sums against.
-    fn output_in_i64(net: &Network, ours: &[i16], theirs: &[i16]) -> i32 {
-        let (w_ours, w_theirs) = net.w2.split_at(net.hidden);
+    fn output_in_i64(net: &Network, ours: &[i16], theirs: &[i16], bucket: usize) -> i32 {
+        let w2 = &net.w2[bucket * 2 * net.hidden..(bucket + 1) * 2 * net.hidden];
+        let (w_ours, w_theirs) = w2.split_at(net.hidden);
         let mut sum: i64 = 0;
         for (acc, weights) in [(ours, w_ours), (theirs, w_theirs)] {
             for (&a, &w) in acc.iter().zip(weights) {
@@ -461,7 +527,60 @@ mod tests {
         if net.activation == Activation::SCReLU {
             sum /= i64::from(QA);
         }
-        ((sum + i64::from(net.b2)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        ((sum + i64::from(net.b2[bucket])) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    #[test]
+    fn buckets_split_the_piece_counts_evenly_fewest_first() {
+        for pieces in 2..=32 {
+            assert_eq!(bucket(pieces, 1), 0);
+        }
+        // Eight buckets: 2-5 pieces in the first, 30-32 in the last.
+        let eight: Vec<usize> = (2..=32).map(|p| bucket(p, 8)).collect();
+        assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+        assert_eq!(&eight[eight.len() - 4..], &[6, 7, 7, 7]);
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        for b in 0..8 {
+            let n = eight.iter().filter(|&&x| x == b).count();
+            assert!((3..=5).contains(&n), "bucket {b}: {n} counts");
+        }
+        // Counts a chess position cannot have stay in range.
+        assert_eq!((bucket(0, 8), bucket(40, 8)), (0, 7));
+    }
+
+    /// A position is scored by its own bucket's weights and bias, the others untouched.
+    #[test]
+    fn each_piece_count_takes_its_buckets_weights() {
+        let hidden = 5;
+        let buckets = 4;
+        let net = Network {
+            hidden,
+            activation: Activation::SCReLU,
+            settings_hash: 0,
+            w1: Vec::new(),
+            b1: Vec::new(),
+            buckets,
+            w2: (0..buckets * 2 * hidden)
+                .map(|i| (i as i16 * 7) % 23 - 11)
+                .collect(),
+            b2: vec![100_000, -200_000, 300_000, -400_000],
+            narrow_w2: true,
+        };
+        let ours: Vec<i16> = vec![10, 200, 255, 0, 90];
+        let theirs: Vec<i16> = vec![255, 3, 40, 130, 7];
+        let mut seen = Vec::new();
+        for pieces in 2..=32 {
+            let b = bucket(pieces, buckets);
+            let out = net.output(&ours, &theirs, pieces);
+            assert_eq!(
+                out,
+                output_in_i64(&net, &ours, &theirs, b),
+                "{pieces} pieces"
+            );
+            seen.push(out);
+        }
+        seen.dedup();
+        assert_eq!(seen.len(), buckets);
     }
 
     /// The largest weights an i16 holds, on every neuron at full activation, and a hidden
@@ -477,8 +596,9 @@ mod tests {
                         settings_hash: 0,
                         w1: Vec::new(),
                         b1: Vec::new(),
+                        buckets: 1,
                         w2: vec![w; 2 * hidden],
-                        b2: -3,
+                        b2: vec![-3],
                         narrow_w2: narrow_w2(&[w]),
                     };
                     let full = vec![QA as i16 + 1000; hidden];
@@ -487,8 +607,8 @@ mod tests {
                         .collect();
                     for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
                         assert_eq!(
-                            net.output(ours, theirs),
-                            output_in_i64(&net, ours, theirs),
+                            net.output(ours, theirs, 32),
+                            output_in_i64(&net, ours, theirs, 0),
                             "{activation:?} hidden {hidden} weight {w}"
                         );
                     }

@@ -78,10 +78,10 @@ impl ThreadData {
                         *acc, fresh,
                         "accumulator at ply {ply} differs from a refresh"
                     );
-                    assert_eq!(acc.evaluate(net, pos.turn()), net.evaluate(pos));
+                    assert_eq!(acc.evaluate(net, pos), net.evaluate(pos));
                     self.net_checks += 1;
                 }
-                acc.evaluate(net, pos.turn())
+                acc.evaluate(net, pos)
             }
         }
     }

@@ -19,7 +19,9 @@ pub fn write_checkpoint(
     let mut out = Vec::new();
     out.extend_from_slice(CHECKPOINT_MAGIC);
     out.extend_from_slice(&(params.hidden as u32).to_le_bytes());
-    out.push(u8::from(params.activation == Activation::SCReLU));
+    // Bit 0: SCReLU; the bits above: output buckets less one (0 in checkpoints from before
+    // buckets, which had one).
+    out.push(u8::from(params.activation == Activation::SCReLU) | ((params.buckets - 1) as u8) << 1);
     out.extend_from_slice(&(epoch as u32).to_le_bytes());
     out.extend_from_slice(&adam.steps.to_le_bytes());
     out.extend_from_slice(&(curve.len() as u32).to_le_bytes());
@@ -52,11 +54,13 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
     }
     let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let hidden = word(take(4)?) as usize;
-    let activation = if take(1)?[0] == 1 {
+    let shape = take(1)?[0];
+    let activation = if shape & 1 == 1 {
         Activation::SCReLU
     } else {
         Activation::CReLU
     };
+    let buckets = usize::from(shape >> 1) + 1;
     let epoch = word(take(4)?) as usize;
     let mut steps = [0u8; 8];
     steps.copy_from_slice(take(8)?);
@@ -69,7 +73,7 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
         v.copy_from_slice(take(8)?);
         curve.push((f64::from_le_bytes(t), f64::from_le_bytes(v)));
     }
-    let n = Params::len(hidden);
+    let n = Params::len(hidden, buckets);
     let mut floats = |count: usize| -> Result<Vec<f32>, String> {
         let raw = take(4 * count)?;
         Ok(raw
@@ -84,6 +88,7 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
         Params {
             hidden,
             activation,
+            buckets,
             v,
         },
         Adam {
@@ -105,7 +110,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrum-checkpoint-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("checkpoint.bin");
-        let params = Params::random(2, Activation::CReLU, 7);
+        let params = Params::random(2, Activation::CReLU, 3, 7);
         let mut adam = Adam::new(params.v.len());
         adam.m[3] = 0.25;
         adam.s[5] = 0.5;

@@ -3,7 +3,7 @@
 
 use super::{Sample, sigmoid};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{Activation, INPUTS, MAX_W1, Network, QA, QB, narrow_w2};
+use crate::eval::nnue::{Activation, INPUTS, MAX_W1, Network, QA, QB, bucket, narrow_w2};
 
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
@@ -11,31 +11,34 @@ use crate::eval::nnue::{Activation, INPUTS, MAX_W1, Network, QA, QB, narrow_w2};
 pub struct Params {
     pub hidden: usize,
     pub activation: Activation,
-    /// All weights in one vector: w1 (768 x H), b1 (H), w2 (2H), b2 (1).
+    /// Output buckets by piece count (`nnue::bucket`), each with its own w2 and b2.
+    pub buckets: usize,
+    /// All weights in one vector: w1 (768 x H), b1 (H), w2 (B x 2H), b2 (B).
     pub v: Vec<f32>,
 }
 
 impl Params {
-    pub fn len(hidden: usize) -> usize {
-        INPUTS * hidden + 3 * hidden + 1
+    pub fn len(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
-    /// Small random weights from a seed.
-    pub fn random(hidden: usize, activation: Activation, seed: u64) -> Params {
+    /// Small random weights from a seed (with one bucket, the same as before buckets).
+    pub fn random(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Params {
         let mut rng = Lcg(seed);
         let mut uniform = |a: f32| ((rng.next_u31() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0) * a;
-        let mut v = vec![0.0; Params::len(hidden)];
+        let mut v = vec![0.0; Params::len(hidden, buckets)];
         for w in &mut v[..INPUTS * hidden] {
             *w = uniform(0.1);
         }
         let out = 1.0 / (2.0 * hidden as f32).sqrt();
         let w2 = INPUTS * hidden + hidden;
-        for w in &mut v[w2..w2 + 2 * hidden] {
+        for w in &mut v[w2..w2 + buckets * 2 * hidden] {
             *w = uniform(out);
         }
         Params {
             hidden,
             activation,
+            buckets,
             v,
         }
     }
@@ -49,7 +52,12 @@ impl Params {
     }
 
     fn b2(&self) -> usize {
-        self.w2() + 2 * self.hidden
+        self.w2() + self.buckets * 2 * self.hidden
+    }
+
+    /// Where bucket `b`'s output weights start.
+    fn w2_of(&self, b: usize) -> usize {
+        self.w2() + b * 2 * self.hidden
     }
 
     fn accumulate(&self, features: &[usize]) -> Vec<f32> {
@@ -63,11 +71,11 @@ impl Params {
         acc
     }
 
-    /// The output y over the two perspectives' hidden sums.
-    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
-        let w2 = &self.v[self.w2()..self.b2()];
+    /// The output y over the two perspectives' hidden sums, by bucket `b`'s weights.
+    fn output(&self, ours: &[f32], theirs: &[f32], b: usize) -> f32 {
+        let w2 = &self.v[self.w2_of(b)..self.w2_of(b) + 2 * self.hidden];
         let act = self.activation;
-        let mut y = self.v[self.b2()];
+        let mut y = self.v[self.b2() + b];
         for (i, x) in ours.iter().chain(theirs).enumerate() {
             y += w2[i] * act.apply(*x);
         }
@@ -77,7 +85,8 @@ impl Params {
     /// The raw output y for a sample.
     pub fn forward(&self, s: &Sample) -> f32 {
         let (ours, theirs) = s.perspectives();
-        self.output(&self.accumulate(&ours), &self.accumulate(&theirs))
+        let b = bucket(s.pieces(), self.buckets);
+        self.output(&self.accumulate(&ours), &self.accumulate(&theirs), b)
     }
 
     /// Adds the gradient of `scale` x this sample's loss to `grad`; returns the loss.
@@ -85,9 +94,10 @@ impl Params {
         let h = self.hidden;
         let (ours, theirs) = s.perspectives();
         let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
-        let (w2_at, b2_at, b1_at) = (self.w2(), self.b2(), self.b1());
+        let k = bucket(s.pieces(), self.buckets);
+        let (w2_at, b2_at, b1_at) = (self.w2_of(k), self.b2() + k, self.b1());
         let act = self.activation;
-        let p = sigmoid(self.output(&a, &b));
+        let p = sigmoid(self.output(&a, &b, k));
         let err = p - s.target;
         let g = scale * 2.0 * err * p * (1.0 - p);
         grad[b2_at] += g;
@@ -180,6 +190,7 @@ impl Params {
             hidden: self.hidden,
             activation: self.activation,
             settings_hash,
+            buckets: self.buckets,
             w1: self.v[..self.b1()].iter().map(|&w| q1(w)).collect(),
             b1: self.v[self.b1()..self.w2()]
                 .iter()
@@ -187,7 +198,10 @@ impl Params {
                 .collect(),
             narrow_w2: narrow_w2(&w2),
             w2,
-            b2: (self.v[self.b2()] * (QA * QB) as f32).round() as i32,
+            b2: self.v[self.b2()..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
@@ -205,7 +219,7 @@ mod tests {
     #[test]
     fn the_gradient_agrees_with_finite_differences() {
         for activation in [Activation::CReLU, Activation::SCReLU] {
-            let mut p = Params::random(4, activation, 3);
+            let mut p = Params::random(4, activation, 1, 3);
             // Move the hidden sums into the unclamped range, where the slope is defined.
             let b1 = p.b1();
             for j in 0..4 {
@@ -243,7 +257,7 @@ mod tests {
 
     #[test]
     fn quantised_first_layer_weights_stay_where_16_bit_sums_hold_them() {
-        let mut p = Params::random(4, Activation::SCReLU, 3);
+        let mut p = Params::random(4, Activation::SCReLU, 1, 3);
         let b1 = p.b1();
         p.v[5] = 100.0;
         p.v[b1 + 1] = -50.0;
@@ -253,10 +267,66 @@ mod tests {
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
     }
 
+    /// Three output buckets over positions of 3 and 32 pieces (buckets 0 and 2): each
+    /// bucket's weights get the gradient of its own positions only, and the quantised net
+    /// scores each position by the same bucket as the float one.
+    #[test]
+    fn each_bucket_learns_from_its_own_positions_only() {
+        let mut p = Params::random(4, Activation::SCReLU, 3, 9);
+        let b1 = p.b1();
+        for j in 0..4 {
+            p.v[b1 + j] = 0.3 + 0.1 * j as f32;
+        }
+        let batch = samples(&SET, 0.5);
+        let (_, grad) = p.gradient(&batch, 2);
+        for b in 0..3 {
+            for i in [p.w2_of(b) + 1, p.w2_of(b) + 6, p.b2() + b] {
+                let eps = 1e-3;
+                let mut plus = p.clone();
+                plus.v[i] += eps;
+                let mut minus = p.clone();
+                minus.v[i] -= eps;
+                let numeric = (plus.loss(&batch) - minus.loss(&batch)) / (2.0 * f64::from(eps));
+                let analytic = f64::from(grad[i]);
+                assert!(
+                    (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(1e-3),
+                    "bucket {b} param {i}: numeric {numeric}, analytic {analytic}"
+                );
+                // Bucket 1 has no position; the others' biases always have a gradient.
+                if b == 1 {
+                    assert_eq!(analytic, 0.0, "bucket 1 param {i}");
+                } else if i == p.b2() + b {
+                    assert!(analytic != 0.0, "bucket {b}'s bias has no gradient");
+                }
+            }
+        }
+        let net = p.quantise(0);
+        assert_eq!((net.buckets, net.w2.len(), net.b2.len()), (3, 24, 3));
+        for (fen, _, _) in SET {
+            let pos = Game::from_fen(fen, false).unwrap().pos;
+            let r = Record::pack(&pos, Some(0), Outcome::Draw, false);
+            let s = Sample::from_record(&r, 0.0).unwrap();
+            let (ours, theirs) = s.perspectives();
+            let (a, b) = (p.accumulate(&ours), p.accumulate(&theirs));
+            let quant_cp = net.evaluate(&pos) as f32;
+            let own = bucket(s.pieces(), 3);
+            for k in 0..3 {
+                let float_cp = p.output(&a, &b, k) * SCALE as f32;
+                // Quantisation moves these sums by a few centipawns; the buckets' weights
+                // are far more apart.
+                assert_eq!(
+                    (float_cp - quant_cp).abs() <= 6.0,
+                    k == own,
+                    "{fen}: bucket {k} float {float_cp}, quantised {quant_cp}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn quantised_inference_follows_the_float_network() {
         for activation in [Activation::CReLU, Activation::SCReLU] {
-            let p = Params::random(16, activation, 11);
+            let p = Params::random(16, activation, 1, 11);
             let net = p.quantise(0);
             for (fen, _, _) in SET {
                 let pos = Game::from_fen(fen, false).unwrap().pos;

@@ -13,6 +13,8 @@ use crate::eval::nnue::{Activation, MAX_W1, QA};
 pub struct Settings {
     pub hidden: usize,
     pub activation: Activation,
+    /// Output buckets by piece count (1: none).
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -38,8 +40,13 @@ impl Settings {
             self.hold_out,
             self.seed
         );
-        // Runs without the mirror keep the hash they had before it existed.
+        // Runs without the mirror or buckets keep the hash they had before those existed.
         let text = if self.mirror { text + " mirror" } else { text };
+        let text = if self.buckets > 1 {
+            format!("{text} ob{}", self.buckets)
+        } else {
+            text
+        };
         text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         })
@@ -142,6 +149,7 @@ mod tests {
         let settings = Settings {
             hidden: 8,
             activation: Activation::SCReLU,
+            buckets: 1,
             epochs: 60,
             batch: 2,
             lr: 0.01,
@@ -154,7 +162,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let outputs = Outputs { dir: dir.clone() };
-        let start = Params::random(8, Activation::SCReLU, 5);
+        let start = Params::random(8, Activation::SCReLU, 1, 5);
         let before = start.loss(&valid);
         let n = start.v.len();
         let trained = train(

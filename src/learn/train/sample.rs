@@ -62,6 +62,11 @@ impl Sample {
     }
 
     /// Input indices for the side to move and for the other side.
+    /// How many pieces the position has (kings included).
+    pub(super) fn pieces(&self) -> usize {
+        usize::from(self.count)
+    }
+
     pub(super) fn perspectives(&self) -> (Vec<usize>, Vec<usize>) {
         let white: Vec<usize> = self.features[..usize::from(self.count)]
             .iter()
