@@ -10,6 +10,7 @@ fn labels(fen: &str) -> Vec<String> {
     let config = Config {
         games: 2,
         nodes: 300,
+        soft_nodes: None,
         openings: vec![fen.to_string()],
         random_plies: 0,
         seed: 1,
@@ -73,6 +74,7 @@ fn games_are_played_with_the_net_when_one_is_given() {
     let config = Config {
         games: 1,
         nodes: 300,
+        soft_nodes: None,
         openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()],
         random_plies: 2,
         seed: 3,

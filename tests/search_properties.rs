@@ -343,3 +343,47 @@ fn each_iteration_scales_the_soft_limit_by_best_move_stability_and_score_drop() 
     // The positions reach several branches of the rule, not one.
     assert!(seen.len() >= 3, "{seen:?}");
 }
+
+/// A soft node limit (data generation's) starts no iteration once the search has that many
+/// nodes: the search is the depth-limited one of the first depth that reaches the limit,
+/// node for node, and one depth less stays below it.
+#[test]
+fn a_soft_node_limit_ends_with_the_iteration_that_passes_it() {
+    let game = Game::from_fen(
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        false,
+    )
+    .unwrap();
+    for soft in [1_000, 20_000, 150_000] {
+        let tt = TranspositionTable::new(4).unwrap();
+        let limits = Limits {
+            // A hard limit far past every soft one here, which a search ignoring the soft
+            // limit would stop at, mid-iteration.
+            nodes: Some(3_000_000),
+            soft_nodes: Some(soft),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, true, 0, StopToken::detached());
+        let r = driver::search(&game, &limits, &tt, &clock, &mut |_| {});
+        assert!(
+            r.last.nodes < 3_000_000,
+            "soft {soft}: stopped by the hard limit"
+        );
+        let depth = r.last.depth;
+        assert!(depth >= 2, "soft {soft}: depth {depth}");
+        let at_depth = search(&game, depth);
+        assert_eq!(
+            r.last.nodes, at_depth.last.nodes,
+            "soft {soft}, depth {depth}"
+        );
+        assert_eq!(r.best, at_depth.best);
+        assert!(r.last.nodes >= soft, "soft {soft}: {} nodes", r.last.nodes);
+        let shallower = search(&game, depth - 1);
+        assert!(
+            shallower.last.nodes < soft,
+            "soft {soft}: depth {} already had {} nodes",
+            depth - 1,
+            shallower.last.nodes
+        );
+    }
+}

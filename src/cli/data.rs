@@ -27,9 +27,13 @@ pub struct DatagenArgs {
     /// Games to play
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: usize,
-    /// Nodes searched per move
+    /// Nodes searched per move (with --soft-nodes, the most a move may take)
     #[arg(long, value_name = "N", default_value_t = 5000)]
     pub nodes: u64,
+    /// A soft node limit: a move's search starts no iteration once it has N nodes (it ends
+    /// with the iteration under way, or at --nodes)
+    #[arg(long, value_name = "N")]
+    pub soft_nodes: Option<u64>,
     /// Opening positions, one FEN (or EPD) a line (default: the start position)
     #[arg(long, value_name = "FILE")]
     pub book: Option<String>,
@@ -120,6 +124,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         net,
         games: args.games,
         nodes: args.nodes,
+        soft_nodes: args.soft_nodes,
         openings,
         random_plies: args.random_plies,
         seed: args.seed,

@@ -26,6 +26,8 @@ use crate::search::tt::TranspositionTable;
 pub struct Config {
     pub games: usize,
     pub nodes: u64,
+    /// A soft node limit per move (no iteration started past it), under the hard `nodes`.
+    pub soft_nodes: Option<u64>,
     /// Opening positions, one FEN per line; the start position when empty.
     pub openings: Vec<String>,
     /// Random legal moves played after the opening, so games differ.
@@ -114,6 +116,7 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
     let tt = TranspositionTable::new(DATAGEN_HASH_MB)?;
     let limits = Limits {
         nodes: Some(config.nodes),
+        soft_nodes: config.soft_nodes,
         ..Limits::default()
     };
     let mut game = random_opening(&start, config, rng, &tt, &limits);
@@ -292,6 +295,7 @@ mod tests {
         Config {
             games: 1,
             nodes: 300,
+            soft_nodes: None,
             openings: Vec::new(),
             random_plies: 0,
             seed: 1,
@@ -425,6 +429,30 @@ mod tests {
         assert_eq!(one, lines(3));
     }
 
+    /// A soft node limit reaches the games' searches: the games differ from those of the
+    /// hard limit alone and of a hard limit at the soft one, and are the same on a second run.
+    #[test]
+    fn a_soft_node_limit_plays_its_own_games_again_and_again() {
+        let text = |soft_nodes, nodes| {
+            let config = Config {
+                games: 2,
+                nodes,
+                soft_nodes,
+                random_plies: 4,
+                seed: 11,
+                ..test_config()
+            };
+            let mut out = Vec::new();
+            run(&config, &mut out, &mut |_, _| {}).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let soft = text(Some(300), 3000);
+        assert!(soft.lines().count() > 10);
+        assert_eq!(soft, text(Some(300), 3000));
+        assert_ne!(soft, text(None, 3000));
+        assert_ne!(soft, text(None, 300));
+    }
+
     #[test]
     fn packed_games_decode_with_scores_and_one_start_per_game() {
         let config = Config {
@@ -467,6 +495,7 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let limits = Limits {
             nodes: Some(config.nodes),
+            soft_nodes: config.soft_nodes,
             ..Limits::default()
         };
         let start = Game::default();

@@ -473,7 +473,12 @@ fn main_search(
             }
             previous_best = pv.first().copied();
             previous_score = (!is_mate(score)).then_some(score);
-            if !finished || !clock.iteration_allowed() {
+            if !finished
+                || !clock.iteration_allowed()
+                || limits
+                    .soft_nodes
+                    .is_some_and(|soft| searcher.total_nodes() >= soft)
+            {
                 break;
             }
             if let Some(n) = limits.mate

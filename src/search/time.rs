@@ -18,6 +18,9 @@ pub struct Limits {
     pub movetime: Option<i64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No iteration is started once the search has this many nodes (a soft node limit, for
+    /// data generation; no UCI parameter sets it). `nodes` stays the hard one.
+    pub soft_nodes: Option<u64>,
     pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
