@@ -101,10 +101,11 @@ pub fn train(
         curve.push((train_loss, valid_loss));
         let secs = started.elapsed().as_secs_f64();
         log(&format!(
-            "train: epoch {}/{}, lr {lr:.6}, loss {train_loss:.6}, validation loss {valid_loss:.6}, {:.0} positions/s",
+            "train: epoch {}/{}, lr {lr:.6}, loss {train_loss:.6}, validation loss {valid_loss:.6}, {:.0} positions/s ({:.0} per thread)",
             epoch + 1,
             settings.epochs,
-            train_set.len() as f64 / secs.max(1e-9)
+            train_set.len() as f64 / secs.max(1e-9),
+            train_set.len() as f64 / secs.max(1e-9) / settings.threads.max(1) as f64
         ));
         write_checkpoint(&outputs.checkpoint(), &params, &adam, epoch + 1, &curve)?;
         let clipped = params.clipped_first_layer();
