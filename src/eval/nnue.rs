@@ -349,23 +349,33 @@ pub fn add_row(sums: &mut [i16], row: &[i16]) {
     }
 }
 
-/// Terms of the CReLU dot product summed in i32 before they go into the i64 total: a term is
-/// at most 255 x 32768 = 8,355,840 in size, so 256 of them stay below 2^31.
-const CRELU_CHUNK: usize = 256;
+/// Terms of a dot product summed in i32 before they go into the i64 total. A CReLU term is
+/// at most 255 x 32768 = 8,355,840 in size and a narrow SCReLU one 255 x 128 x 255 =
+/// 8,323,200, so 256 of either stay below 2^31.
+const DOT_CHUNK: usize = 256;
 
-/// Sum of clamp(a, 0, QA) x w over one perspective's half.
+/// The sum of `term(a, w)` over one perspective's sums and weights, in i32 chunks of
+/// `DOT_CHUNK` terms (each term must stay within 2^31 / `DOT_CHUNK` in size).
 #[inline(always)]
-fn crelu_dot(sums: &[i16], weights: &[i16]) -> i64 {
+fn chunked_dot(sums: &[i16], weights: &[i16], term: impl Fn(i16, i16) -> i32) -> i64 {
     let mut total = 0i64;
-    for (a, w) in sums.chunks(CRELU_CHUNK).zip(weights.chunks(CRELU_CHUNK)) {
+    for (a, w) in sums.chunks(DOT_CHUNK).zip(weights.chunks(DOT_CHUNK)) {
         let w = &w[..a.len()];
         let mut part = 0i32;
         for (&a, &w) in a.iter().zip(w) {
-            part += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
+            part += term(a, w);
         }
         total += i64::from(part);
     }
     total
+}
+
+/// Sum of clamp(a, 0, QA) x w over one perspective's half.
+#[inline(always)]
+fn crelu_dot(sums: &[i16], weights: &[i16]) -> i64 {
+    chunked_dot(sums, weights, |a, w| {
+        i32::from(a.clamp(0, QA as i16)) * i32::from(w)
+    })
 }
 
 /// Sum of clamp(a, 0, QA)^2 x w over one perspective's half. One term is at most
@@ -381,26 +391,15 @@ fn screlu_dot(sums: &[i16], weights: &[i16]) -> i64 {
     total
 }
 
-/// Terms of the narrow SCReLU dot product summed in i32 before they go into the i64 total: a
-/// term is at most 255 x 128 x 255 = 8,323,200 in size, so 256 of them stay below 2^31.
-const SCRELU_CHUNK: usize = 256;
-
 /// `screlu_dot` for output weights within ±`NARROW_W2`: clamp(a)·w is then an i16, and times
 /// clamp(a) again an i32 (the multiply-and-add pairs AVX2 has), summed in i32 chunks. The
 /// same integer as `screlu_dot`, with no term out of range.
 #[inline(always)]
 fn screlu_dot_narrow(sums: &[i16], weights: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (a, w) in sums.chunks(SCRELU_CHUNK).zip(weights.chunks(SCRELU_CHUNK)) {
-        let w = &w[..a.len()];
-        let mut part = 0i32;
-        for (&a, &w) in a.iter().zip(w) {
-            let c = a.clamp(0, QA as i16);
-            part += i32::from(c.wrapping_mul(w)) * i32::from(c);
-        }
-        total += i64::from(part);
-    }
-    total
+    chunked_dot(sums, weights, |a, w| {
+        let c = a.clamp(0, QA as i16);
+        i32::from(c.wrapping_mul(w)) * i32::from(c)
+    })
 }
 
 #[cfg(test)]

@@ -216,15 +216,37 @@ mod tests {
     use crate::learn::packed::{Outcome, Record};
     use crate::learn::train::testing::{SET, samples};
 
+    /// Parameter `i`'s entry of `grad` (the gradient of `p`'s loss over `batch`), checked
+    /// against a central finite difference of the loss.
+    fn checked_gradient(p: &Params, batch: &[Sample], grad: &[f32], i: usize, what: &str) -> f64 {
+        let eps = 1e-3;
+        let mut plus = p.clone();
+        plus.v[i] += eps;
+        let mut minus = p.clone();
+        minus.v[i] -= eps;
+        let numeric = (plus.loss(batch) - minus.loss(batch)) / (2.0 * f64::from(eps));
+        let analytic = f64::from(grad[i]);
+        assert!(
+            (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(1e-3),
+            "{what} param {i}: numeric {numeric}, analytic {analytic}"
+        );
+        analytic
+    }
+
+    /// Hidden biases that move the sums into the unclamped range, where the slope is defined.
+    fn unclamped(p: &mut Params) {
+        let b1 = p.b1();
+        for j in 0..p.hidden {
+            p.v[b1 + j] = 0.3 + 0.1 * j as f32;
+        }
+    }
+
     #[test]
     fn the_gradient_agrees_with_finite_differences() {
         for activation in [Activation::CReLU, Activation::SCReLU] {
             let mut p = Params::random(4, activation, 1, 3);
-            // Move the hidden sums into the unclamped range, where the slope is defined.
+            unclamped(&mut p);
             let b1 = p.b1();
-            for j in 0..4 {
-                p.v[b1 + j] = 0.3 + 0.1 * j as f32;
-            }
             let batch = samples(&SET, 0.5);
             let (_, grad) = p.gradient(&batch, 2);
             let w2 = p.w2();
@@ -239,17 +261,7 @@ mod tests {
                 },
             );
             for i in [king_e1 * 4 + 1, b1 + 2, w2, w2 + 5, p.b2()] {
-                let eps = 1e-3;
-                let mut plus = p.clone();
-                plus.v[i] += eps;
-                let mut minus = p.clone();
-                minus.v[i] -= eps;
-                let numeric = (plus.loss(&batch) - minus.loss(&batch)) / (2.0 * f64::from(eps));
-                let analytic = f64::from(grad[i]);
-                assert!(
-                    (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(1e-3),
-                    "{activation:?} param {i}: numeric {numeric}, analytic {analytic}"
-                );
+                let analytic = checked_gradient(&p, &batch, &grad, i, &format!("{activation:?}"));
                 assert!(analytic != 0.0, "param {i} has no gradient");
             }
         }
@@ -273,25 +285,12 @@ mod tests {
     #[test]
     fn each_bucket_learns_from_its_own_positions_only() {
         let mut p = Params::random(4, Activation::SCReLU, 3, 9);
-        let b1 = p.b1();
-        for j in 0..4 {
-            p.v[b1 + j] = 0.3 + 0.1 * j as f32;
-        }
+        unclamped(&mut p);
         let batch = samples(&SET, 0.5);
         let (_, grad) = p.gradient(&batch, 2);
         for b in 0..3 {
             for i in [p.w2_of(b) + 1, p.w2_of(b) + 6, p.b2() + b] {
-                let eps = 1e-3;
-                let mut plus = p.clone();
-                plus.v[i] += eps;
-                let mut minus = p.clone();
-                minus.v[i] -= eps;
-                let numeric = (plus.loss(&batch) - minus.loss(&batch)) / (2.0 * f64::from(eps));
-                let analytic = f64::from(grad[i]);
-                assert!(
-                    (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(1e-3),
-                    "bucket {b} param {i}: numeric {numeric}, analytic {analytic}"
-                );
+                let analytic = checked_gradient(&p, &batch, &grad, i, &format!("bucket {b}"));
                 // Bucket 1 has no position; the others' biases always have a gradient.
                 if b == 1 {
                     assert_eq!(analytic, 0.0, "bucket 1 param {i}");
