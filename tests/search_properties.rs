@@ -387,3 +387,86 @@ fn a_soft_node_limit_ends_with_the_iteration_that_passes_it() {
         );
     }
 }
+
+/// The node of `game`'s position searched at ply 1 without `left_out` (as a singular
+/// extension's search does), with a full window.
+fn search_without(s: &mut Searcher, game: &Game, left_out: shakmaty::Move, depth: i32) -> i32 {
+    s.td.stack.at_mut(1).excluded = Some(left_out);
+    let in_check = game.pos.is_check();
+    let score = s.negamax(&game.pos, in_check, depth, -INFINITY, INFINITY, 1);
+    s.td.stack.at_mut(1).excluded = None;
+    score
+}
+
+#[test]
+fn a_node_searched_without_a_move_scores_the_others_and_stores_nothing() {
+    let clock = Clock::unlimited(StopToken::detached());
+    let mut compared = 0;
+    for (i, game) in sample_positions(24).iter().enumerate() {
+        let moves = game.pos.legal_moves();
+        if moves.len() < 2 {
+            continue;
+        }
+        let depth = 1 + (i % 3) as i32;
+        let left_out = moves[i % moves.len()];
+        // Each other move searched on its own, exactly (no table, no pruning).
+        let unused = TranspositionTable::new(1).unwrap();
+        let mut td = ThreadData::default();
+        let mut s = Searcher::new(&unused, &clock, &mut td, game.repetition_keys());
+        (s.use_tt, s.prune) = (false, false);
+        let mut best = -INFINITY;
+        for &m in moves.iter().filter(|&&m| m != left_out) {
+            let child = s.td.push_move(&game.pos, m, 1);
+            let score = -s.negamax(&child, child.is_check(), depth - 1, -INFINITY, INFINITY, 2);
+            s.td.pop_move();
+            best = best.max(score);
+        }
+        assert_eq!(search_without(&mut s, game, left_out, depth), best, "{i}");
+        assert!(s.td.pv.line(1).first() != Some(&left_out), "{i}");
+
+        // With the table, the node's own entry is left alone (its children's are not).
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut td = ThreadData::default();
+        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+        s.prune = false;
+        let key = s.td.stack.key();
+        assert_eq!(search_without(&mut s, game, left_out, depth), best, "{i}");
+        assert!(
+            tt.probe(key, 1).is_none(),
+            "{i}: the node without a move was stored"
+        );
+        let stored_children = moves
+            .iter()
+            .filter(|&&m| {
+                s.td.push_move(&game.pos, m, 1);
+                let stored = tt.probe(s.td.stack.key(), 2).is_some();
+                s.td.pop_move();
+                stored
+            })
+            .count();
+        // Children of depth 1 or more are stored; the left-out move's child is not searched.
+        if depth >= 2 {
+            assert_eq!(stored_children, moves.len() - 1, "{i}");
+        } else {
+            assert_eq!(stored_children, 0, "{i}");
+        }
+        compared += 1;
+    }
+    assert!(compared >= 20, "{compared}");
+}
+
+#[test]
+fn a_node_whose_only_move_is_left_out_fails_low() {
+    // Black's king has one move, Kh8: the rook holds f8 and the seventh, the king f7 to h7.
+    let game = Game::from_fen("6k1/5R2/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
+    let moves = game.pos.legal_moves();
+    assert_eq!(moves.len(), 1);
+    let clock = Clock::unlimited(StopToken::detached());
+    let tt = TranspositionTable::new(1).unwrap();
+    let mut td = ThreadData::default();
+    let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+    s.td.stack.at_mut(1).excluded = Some(moves[0]);
+    let score = s.negamax(&game.pos, false, 4, -120, -119, 1);
+    assert_eq!(score, -120);
+    assert!(tt.probe(s.td.stack.key(), 1).is_none());
+}

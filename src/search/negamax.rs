@@ -129,9 +129,13 @@ impl Searcher<'_> {
         };
         let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
         // At PV nodes the table's score is not taken: the search goes on to find the line.
+        // Nor in a search without one of the moves (singular extensions): the table's entry
+        // is of the node with all of them.
         let pv_node = beta - alpha > 1;
+        let excluded = self.td.stack.at(ply).excluded;
         if let Some(hit) = tt_hit
             && !pv_node
+            && excluded.is_none()
             && hit.depth >= depth
         {
             let usable = match hit.bound {
@@ -151,6 +155,7 @@ impl Searcher<'_> {
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         let alpha_orig = alpha;
         if let Some(tb) = self.tb
+            && excluded.is_none()
             && depth >= tb.depth
             && pos.halfmoves() == 0
             && !pos.castles().any()
@@ -221,7 +226,9 @@ impl Searcher<'_> {
         {
             return estimate;
         }
-        if let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check) {
+        if excluded.is_none()
+            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check)
+        {
             return score;
         }
         // Stopped inside the null-move search: no node more may be visited.
@@ -237,6 +244,49 @@ impl Searcher<'_> {
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
+        }
+        if let Some(x) = excluded {
+            moves.retain(|m| *m != x);
+            // Without the left-out move nothing is playable: all the others "fail low".
+            if moves.is_empty() {
+                return alpha;
+            }
+        }
+
+        // Singular extension of the table move: when a search of the node without it, at
+        // half the depth, fails low against the stored score less a margin, it is the only
+        // good move and is searched a ply deeper; when that search fails high even against
+        // beta, several moves reach beta and the node is cut (multi-cut).
+        let mut tt_extension = 0;
+        if let Some(hit) = tt_hit
+            && self.prune
+            && excluded.is_none()
+            && depth >= params::singular_min_depth()
+            && !tt_move.is_none()
+            && hit.bound != Bound::Upper
+            && hit.depth >= depth - params::singular_depth_margin()
+            && !is_mate(hit.score)
+            && let Some(tm) = moves.iter().copied().find(|m| tt_move.matches(*m))
+        {
+            let singular_beta = hit.score - params::singular_margin() * depth;
+            self.td.stack.at_mut(ply).excluded = Some(tm);
+            let score = self.negamax(
+                pos,
+                in_check,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+            );
+            self.td.stack.at_mut(ply).excluded = None;
+            if self.stopped {
+                return DRAW;
+            }
+            if score < singular_beta {
+                tt_extension = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
         }
 
         let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
@@ -280,12 +330,17 @@ impl Searcher<'_> {
                 }
                 continue;
             }
+            let extension = if i == 0 && tt_extension > 0 && tt_move.matches(m) {
+                tt_extension
+            } else {
+                0
+            };
             let score = self.search_child(
                 &child,
                 child_in_check,
                 m,
                 i,
-                depth,
+                depth + extension,
                 node.alpha,
                 beta,
                 ply,
@@ -309,7 +364,9 @@ impl Searcher<'_> {
         }
 
         node.score = node.score.min(tb_ceiling);
-        self.store_node(key, &node, beta, static_eval, depth, ply);
+        if excluded.is_none() {
+            self.store_node(key, &node, beta, static_eval, depth, ply);
+        }
         node.score
     }
 

@@ -82,6 +82,14 @@ search_params! {
     /// LMR table: `base + ln(depth) * ln(moves) / divisor`, both in hundredths.
     lmr_base = 75, 0..=200;
     lmr_divisor = 225, 100..=500;
+    /// Singular extensions: from this depth (64: never), a table move whose stored lower
+    /// bound is at most `singular_depth_margin` plies shallower is searched a ply deeper when
+    /// every other move fails low against the stored score less `singular_margin` cp per
+    /// ply, by a search of half the depth; if they fail high even against beta, the node is
+    /// cut (multi-cut).
+    singular_min_depth = 64, 4..=64;
+    singular_depth_margin = 3, 1..=6;
+    singular_margin = 2, 1..=10;
     /// A tablebase result is stored this many plies deeper than it was probed.
     tb_store_extra_depth = 6, 0..=20;
     /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.
