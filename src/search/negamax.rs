@@ -8,6 +8,7 @@ use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
 use super::searcher::Searcher;
+use super::see::loses_by_exchange;
 use super::tt::{Bound, PackedMove};
 use crate::basics::position::gives_check;
 
@@ -304,15 +305,29 @@ impl Searcher<'_> {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
-            let (mut late, mut futile) = (false, false);
-            if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
-                late = depth <= params::lmp_max_depth()
-                    && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
-                futile = depth <= params::futility_max_depth()
-                    && estimate + params::futility_margin() * depth <= node.alpha;
+            // Nor is a move that loses too much by exchange.
+            let (mut late, mut futile, mut losing) = (false, false, false);
+            if selective && i > 0 && node.score > -MATE_BOUND {
+                if !is_tactical(m) {
+                    late = depth <= params::lmp_max_depth()
+                        && quiets_tried.len()
+                            >= (params::lmp_base_moves() + depth * depth) as usize;
+                    futile = depth <= params::futility_max_depth()
+                        && estimate + params::futility_margin() * depth <= node.alpha;
+                }
+                losing = !late
+                    && !futile
+                    && depth <= params::see_prune_max_depth()
+                    && loses_by_exchange(
+                        pos,
+                        m,
+                        depth,
+                        params::see_quiet_margin(),
+                        params::see_capture_margin(),
+                    );
             }
             // A pruned move that cannot give check is skipped without being made.
-            if (late || futile) && gives_check(pos, m) == Some(false) {
+            if (late || futile || losing) && gives_check(pos, m) == Some(false) {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
@@ -321,7 +336,7 @@ impl Searcher<'_> {
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             let child_in_check = child.is_check();
-            if (late || futile) && !child_in_check {
+            if (late || futile || losing) && !child_in_check {
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so

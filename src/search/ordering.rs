@@ -40,6 +40,14 @@ fn squares(m: Move) -> (usize, usize) {
     ((p & 63) as usize, ((p >> 6) & 63) as usize)
 }
 
+/// The history bonus of a cutoff at `depth` (the quiet moves tried before it lose as much).
+pub fn history_bonus(depth: i32) -> i32 {
+    let d = depth.max(1);
+    (params::history_bonus_quadratic() * d * d + params::history_bonus_linear() * (d - 1))
+        .min(params::history_bonus_cap())
+        .min(params::history_max())
+}
+
 impl Heuristics {
     pub fn history(&self, side: Color, m: Move) -> i32 {
         self.history_of(side, PackedMove::new(m))
@@ -53,7 +61,7 @@ impl Heuristics {
     /// A quiet move refuted the position: reward its history; the quiet moves tried before
     /// it, which did not cut, are penalised.
     pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = (depth * depth).min(params::history_max());
+        let bonus = history_bonus(depth);
         self.adjust(side, best, bonus);
         for &m in tried {
             if m != best {
@@ -278,6 +286,33 @@ impl Iterator for Picker<'_> {
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Position, fen::Fen};
+
+    #[test]
+    fn history_bonuses_grow_with_depth_and_entries_stay_within_the_bound() {
+        let mut last = 0;
+        for d in 1..=128 {
+            let b = history_bonus(d);
+            assert!(
+                b >= last && b >= 1 && b <= params::history_max(),
+                "{d}: {b}"
+            );
+            last = b;
+        }
+        // The bounded update: the rewarded move approaches the bound from below and the
+        // penalised one from above, without passing it, at any depth.
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let (good, bad) = (moves[0], moves[1]);
+        let mut h = Heuristics::default();
+        for i in 0..5000 {
+            h.on_cutoff(Color::White, 1 + i % 128, good, &[bad]);
+            let (g, b) = (h.history(Color::White, good), h.history(Color::White, bad));
+            assert!(0 < g && g <= params::history_max(), "{i}: {g}");
+            assert!(-params::history_max() <= b && b < 0, "{i}: {b}");
+        }
+        assert!(h.history(Color::White, good) > params::history_max() * 9 / 10);
+        assert_eq!(h.history(Color::Black, good), 0);
+    }
 
     #[test]
     fn tt_move_then_captures_by_victim_then_quiets() {

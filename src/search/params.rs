@@ -71,6 +71,12 @@ search_params! {
     /// Futility pruning of quiet moves: up to this depth, with this margin (cp) per ply.
     futility_max_depth = 3, 1..=8;
     futility_margin = 110, 30..=300;
+    /// Exchange (SEE) pruning, up to this depth (0: never): a quiet move that loses more
+    /// than `see_quiet_margin` cp per ply by exchange, or a capture more than
+    /// `see_capture_margin` cp per ply squared, is skipped.
+    see_prune_max_depth = 0, 0..=12;
+    see_quiet_margin = 60, 10..=200;
+    see_capture_margin = 20, 5..=100;
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
     lmp_base_moves = 3, 0..=12;
@@ -98,6 +104,11 @@ search_params! {
     aspiration_max_delta = 1000, 100..=5000;
     /// Move ordering: history scores stay within this bound.
     history_max = 16384, 1024..=65536;
+    /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
+    /// (and never above `history_max`).
+    history_bonus_quadratic = 1, 1..=64;
+    history_bonus_linear = 0, 0..=512;
+    history_bonus_cap = 16384, 64..=65536;
     /// Soft time, in percent, by how many iterations the best move has stood (0 to 4+).
     stability_0 = 140, 50..=300;
     stability_1 = 120, 50..=300;

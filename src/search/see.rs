@@ -95,6 +95,25 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     gains[0]
 }
 
+/// Whether `m`, `depth` plies from the horizon, loses so much by exchange that it is not
+/// worth searching: a quiet move more than `quiet_margin` cp per ply, a capture or promotion
+/// more than `capture_margin` cp per ply squared (captures win back material in the search
+/// more often than quiet moves do).
+pub fn loses_by_exchange(
+    pos: &Chess,
+    m: Move,
+    depth: i32,
+    quiet_margin: i32,
+    capture_margin: i32,
+) -> bool {
+    let threshold = if m.is_capture() || m.is_promotion() {
+        -capture_margin * depth * depth
+    } else {
+        -quiet_margin * depth
+    };
+    see(pos, m) < threshold
+}
+
 fn attackers_after(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
     attackers(board, sq, occupied) & occupied
 }
@@ -112,6 +131,37 @@ mod tests {
             .unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         see(&pos, m)
+    }
+
+    fn loses(fen: &str, uci: &str, depth: i32) -> bool {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        loses_by_exchange(&pos, m, depth, 60, 20)
+    }
+
+    #[test]
+    fn exchange_pruning_margins_grow_with_depth_and_are_wider_for_captures() {
+        // A knight stepping where a pawn takes it: -320, beyond 60 cp per ply up to depth 5.
+        let knight = "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1";
+        assert_eq!(see_of(knight, "c3d5"), -320);
+        assert!(loses(knight, "c3d5", 5));
+        assert!(!loses(knight, "c3d5", 6));
+        // A safe quiet move loses nothing.
+        assert!(!loses(knight, "c3b5", 1));
+        // The queen takes a pawn defended by a pawn: -800, beyond 20 cp per ply squared up
+        // to depth 6 (720), not at 7 (980).
+        let queen = "4k3/2p5/3p4/8/8/8/3Q4/4K3 w - - 0 1";
+        assert_eq!(see_of(queen, "d2d6"), -800);
+        assert!(loses(queen, "d2d6", 6));
+        assert!(!loses(queen, "d2d6", 7));
+        // An even trade is never pruned.
+        let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
+        assert_eq!(see_of(even, "e3d5"), 0);
+        assert!(!loses(even, "e3d5", 1));
     }
 
     #[test]
