@@ -416,7 +416,12 @@ impl Searcher<'_> {
             && !is_tactical(m)
             && !child_in_check
         {
-            let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            let mut r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            let divisor = params::lmr_history_divisor();
+            if divisor > 0 {
+                // The mover is the side not to move in the child.
+                r -= self.td.heuristics.history(!child.turn(), m) / divisor;
+            }
             r.clamp(0, depth - 2)
         } else {
             0

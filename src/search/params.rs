@@ -88,6 +88,9 @@ search_params! {
     /// LMR table: `base + ln(depth) * ln(moves) / divisor`, both in hundredths.
     lmr_base = 75, 0..=200;
     lmr_divisor = 225, 100..=500;
+    /// LMR: a ply less per this much history of the move, a ply more per as much below
+    /// zero (0: history does not change reductions).
+    lmr_history_divisor = 0, 0..=65536;
     /// Singular extensions: from this depth (64: never), a table move whose stored lower
     /// bound is at most `singular_depth_margin` plies shallower is searched a ply deeper when
     /// every other move fails low against the stored score less `singular_margin` cp per
