@@ -3,6 +3,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 use shakmaty_syzygy::Wdl;
 
+use super::correction::{corrected, pawn_key};
 use super::node::{Node, NodeBest, Step};
 use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
@@ -197,10 +198,17 @@ impl Searcher<'_> {
         }
 
         // The table keeps the static evaluation too, which saves computing it again.
-        let static_eval = match tt_hit {
+        let raw_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
             _ => self.td.evaluate(pos, ply),
+        };
+        // What the search found of this pawn structure before corrects the estimate; the
+        // table keeps the evaluation itself.
+        let static_eval = if raw_eval == -INFINITY {
+            raw_eval
+        } else {
+            corrected(&self.td.correction, pos.turn(), pos.board(), raw_eval)
         };
         self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
@@ -380,9 +388,50 @@ impl Searcher<'_> {
 
         node.score = node.score.min(tb_ceiling);
         if excluded.is_none() {
-            self.store_node(key, &node, beta, static_eval, depth, ply);
+            self.correct(pos, &node, beta, alpha_orig, depth, static_eval, raw_eval);
+            self.store_node(key, &node, beta, raw_eval, depth, ply);
         }
         node.score
+    }
+
+    /// Records a searched node's score against its static evaluation in the correction
+    /// history (when on): not in check (`static_eval` is -INFINITY there), not when a capture
+    /// or promotion was best (the evaluation is not meant to see those), not for mate
+    /// scores, and only where the score's bound says something about the evaluation: a
+    /// fail-high above it, a fail-low below it, or an exact score.
+    #[allow(clippy::too_many_arguments)]
+    fn correct(
+        &mut self,
+        pos: &Chess,
+        node: &NodeBest,
+        beta: i32,
+        alpha_orig: i32,
+        depth: i32,
+        static_eval: i32,
+        raw_eval: i32,
+    ) {
+        let limit = params::correction_limit();
+        if limit == 0
+            || static_eval == -INFINITY
+            || is_mate(node.score)
+            || node.mv.is_some_and(is_tactical)
+        {
+            return;
+        }
+        let informative = if node.score >= beta {
+            node.score > static_eval
+        } else if node.score <= alpha_orig {
+            node.score < static_eval
+        } else {
+            true
+        };
+        if informative {
+            let key = pawn_key(pos.board());
+            let diff = node.score - raw_eval;
+            self.td
+                .correction
+                .update(pos.turn(), key, depth, diff, limit);
+        }
     }
 
     /// Searches the `i`-th move of a node (its `child`) by principal variation search: the

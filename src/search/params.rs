@@ -99,6 +99,9 @@ search_params! {
     singular_min_depth = 64, 4..=64;
     singular_depth_margin = 3, 1..=6;
     singular_margin = 2, 1..=10;
+    /// Correction history: the static evaluation is corrected by its pawn structure's record
+    /// of search scores, at most this many cp either way (0: no correction).
+    correction_limit = 0, 0..=400;
     /// A tablebase result is stored this many plies deeper than it was probed.
     tb_store_extra_depth = 6, 0..=20;
     /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.

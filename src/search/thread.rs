@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::correction::Correction;
 use super::ordering::Heuristics;
 use super::pv::PvTable;
 use super::score::MAX_PLY;
@@ -23,6 +24,8 @@ pub struct ThreadData {
     pub stack: SearchStack,
     /// History and counter moves: true of the game from move to move, so kept.
     pub heuristics: Heuristics,
+    /// Search scores against static evaluations by pawn structure: true of the game.
+    pub correction: Correction,
     /// The evaluation's pawn-structure cache, warm from one search to the next.
     pub pawn_cache: PawnCache,
     /// Nodes searched by this thread in the current search.
