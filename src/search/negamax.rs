@@ -71,7 +71,10 @@ impl Searcher<'_> {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
-        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
+        let margin = ((static_eval - beta) / params::null_eval_divisor())
+            .min(params::null_eval_max_reduction());
+        let reduction =
+            params::null_base_reduction() + depth / params::null_depth_divisor() + margin;
         let floor = self.td.push_null(pos, ply);
         // After passing, the side to move is the one that just moved, and a legal position
         // never leaves the side that moved in check.

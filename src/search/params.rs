@@ -65,6 +65,10 @@ search_params! {
     /// Null-move reduction: `base + depth / divisor`.
     null_base_reduction = 2, 1..=5;
     null_depth_divisor = 4, 1..=10;
+    /// ... plus `min((eval - beta) / null_eval_divisor, null_eval_max_reduction)` (a max of
+    /// 0: the evaluation's margin does not deepen the reduction).
+    null_eval_divisor = 200, 50..=800;
+    null_eval_max_reduction = 0, 0..=6;
     /// Reverse futility pruning: up to this depth, with this margin (cp) per ply.
     rfp_max_depth = 6, 1..=12;
     rfp_margin = 80, 20..=200;
