@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::is_tactical;
+use super::ordering::{capture_history_on, is_tactical};
 use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove};
 
@@ -15,6 +15,8 @@ pub(super) struct NodeBest {
     pub alpha: i32,
     /// Alpha as the node was entered, before any move raised it.
     alpha_orig: i32,
+    /// Captures searched without a cutoff (kept only with capture history on).
+    captures_tried: MoveList,
 }
 
 impl NodeBest {
@@ -24,6 +26,7 @@ impl NodeBest {
             mv: None,
             alpha,
             alpha_orig,
+            captures_tried: MoveList::new(),
         }
     }
 }
@@ -67,6 +70,14 @@ impl Searcher<'_> {
                 node.alpha = score;
                 self.td.pv.update(at.ply, m);
                 if score >= beta {
+                    if capture_history_on() {
+                        self.td.heuristics.on_capture_cutoff(
+                            at.pos.turn(),
+                            at.depth,
+                            m,
+                            &node.captures_tried,
+                        );
+                    }
                     self.quiet_cutoff(at.pos, at.ply, at.depth, m, quiets_tried, at.previous);
                     return Step::Cutoff;
                 }
@@ -75,6 +86,8 @@ impl Searcher<'_> {
         }
         if !is_tactical(m) {
             quiets_tried.push(m);
+        } else if m.is_capture() && capture_history_on() {
+            node.captures_tried.push(m);
         }
         step
     }

@@ -24,6 +24,9 @@ const BAD_TACTICAL: i32 = -100_000;
 pub struct Heuristics {
     history: Box<[[[i32; 64]; 64]; 2]>,
     counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
+    /// Per side, capturing piece, target square and captured piece: how often the capture
+    /// cut off, with the same bounded update as the quiet history.
+    captures: Box<[[[[i32; 6]; 64]; 6]; 2]>,
 }
 
 impl Default for Heuristics {
@@ -31,8 +34,25 @@ impl Default for Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
+            captures: Box::new([[[[0; 6]; 64]; 6]; 2]),
         }
     }
+}
+
+/// Whether capture history is on (`capture_history_divisor` > 0).
+pub fn capture_history_on() -> bool {
+    params::capture_history_divisor() > 0
+}
+
+/// The capture-history entry of `m` for `side`: None for a move that captures nothing.
+fn capture_entry(side: Color, m: Move) -> Option<(usize, usize, usize, usize)> {
+    let victim = m.capture()?;
+    Some((
+        side as usize,
+        m.role() as usize - 1,
+        m.to() as usize,
+        victim as usize - 1,
+    ))
 }
 
 fn squares(m: Move) -> (usize, usize) {
@@ -76,6 +96,30 @@ impl Heuristics {
         let h = &mut self.history[side as usize][from][to];
         // History scores stay within a bound: this "gravity" pulls them back toward zero.
         *h += bonus - *h * bonus.abs() / params::history_max();
+    }
+
+    /// The capture history of `m` for `side` (0 for a move that captures nothing).
+    pub fn capture_history(&self, side: Color, m: Move) -> i32 {
+        capture_entry(side, m).map_or(0, |(s, a, t, v)| self.captures[s][a][t][v])
+    }
+
+    /// A move cut off at `depth` after the captures `tried` (which did not): a capture that
+    /// cut gains capture history; the captures tried before it lose as much.
+    pub fn on_capture_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
+        let bonus = history_bonus(depth);
+        self.adjust_capture(side, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.adjust_capture(side, m, -bonus);
+            }
+        }
+    }
+
+    fn adjust_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        if let Some((s, a, t, v)) = capture_entry(side, m) {
+            let h = &mut self.captures[s][a][t][v];
+            *h += bonus - *h * bonus.abs() / params::history_max();
+        }
     }
 
     /// The quiet move that last refuted `previous`, the opponent's move, for `side`.
@@ -157,7 +201,13 @@ fn optimistic_score(
     if packed == tt_move && !tt_move.is_none() {
         TT_MOVE
     } else if is_tactical(m) {
-        GOOD_TACTICAL + mvv_lva(m)
+        let learned = match quiet {
+            Some(q) if capture_history_on() => {
+                q.heuristics.capture_history(q.side, m) / params::capture_history_divisor()
+            }
+            _ => 0,
+        };
+        GOOD_TACTICAL + mvv_lva(m) + learned
     } else if killers[0].is(m, packed) {
         KILLER_1
     } else if killers[1].is(m, packed) {
@@ -286,6 +336,39 @@ impl Iterator for Picker<'_> {
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Position, fen::Fen};
+
+    #[test]
+    fn capture_history_is_kept_per_victim_and_bounded() {
+        // The knight on d5 can take the queen on c7 or the rook on e7, or step to b4.
+        let fen: Fen = "4k3/2q1r3/8/3N4/8/8/8/7K w - - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let moves = pos.legal_moves();
+        let find = |uci: &str| {
+            *moves
+                .iter()
+                .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
+                .unwrap()
+        };
+        let (takes_queen, takes_rook, quiet) = (find("d5c7"), find("d5e7"), find("d5b4"));
+        let mut h = Heuristics::default();
+        for i in 0..3000 {
+            h.on_capture_cutoff(Color::White, 1 + i % 64, takes_rook, &[takes_queen]);
+            let (r, q) = (
+                h.capture_history(Color::White, takes_rook),
+                h.capture_history(Color::White, takes_queen),
+            );
+            assert!(0 < r && r <= params::history_max(), "{i}: {r}");
+            assert!(-params::history_max() <= q && q < 0, "{i}: {q}");
+        }
+        // A quiet cutoff only penalises the captures tried; quiet moves have no entry.
+        let before = h.capture_history(Color::White, takes_rook);
+        h.on_capture_cutoff(Color::White, 6, quiet, &[takes_rook]);
+        assert!(h.capture_history(Color::White, takes_rook) < before);
+        assert_eq!(h.capture_history(Color::White, quiet), 0);
+        assert_eq!(h.capture_history(Color::Black, takes_rook), 0);
+        // Nor does the quiet history see captures.
+        assert_eq!(h.history(Color::White, takes_rook), 0);
+    }
 
     #[test]
     fn history_bonuses_grow_with_depth_and_entries_stay_within_the_bound() {

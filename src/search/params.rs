@@ -114,6 +114,9 @@ search_params! {
     aspiration_max_delta = 1000, 100..=5000;
     /// Move ordering: history scores stay within this bound.
     history_max = 16384, 1024..=65536;
+    /// Capture history: a capture's entry (at most `history_max` either way) divided by this
+    /// is added to its place among captures (0: no capture history).
+    capture_history_divisor = 0, 0..=1024;
     /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
     /// (and never above `history_max`).
     history_bonus_quadratic = 1, 1..=64;
