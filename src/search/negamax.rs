@@ -316,29 +316,34 @@ impl Searcher<'_> {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
-            // Nor is a move that loses too much by exchange.
-            let (mut late, mut futile, mut losing) = (false, false, false);
-            if selective && i > 0 && node.score > -MATE_BOUND {
-                if !is_tactical(m) {
-                    late = depth <= params::lmp_max_depth()
-                        && quiets_tried.len()
-                            >= (params::lmp_base_moves() + depth * depth) as usize;
-                    futile = depth <= params::futility_max_depth()
-                        && estimate + params::futility_margin() * depth <= node.alpha;
-                }
-                losing = !late
-                    && !futile
-                    && depth <= params::see_prune_max_depth()
-                    && loses_by_exchange(
-                        pos,
-                        m,
-                        depth,
-                        params::see_quiet_margin(),
-                        params::see_capture_margin(),
-                    );
+            let (mut late, mut futile) = (false, false);
+            if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
+                late = depth <= params::lmp_max_depth()
+                    && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
+                futile = depth <= params::futility_max_depth()
+                    && estimate + params::futility_margin() * depth <= node.alpha;
+            }
+            // Exchange pruning: a move that loses too much material by exchange is skipped,
+            // once a move has been searched, at PV nodes too and even if it gives check.
+            if self.prune
+                && !in_check
+                && i > 0
+                && !late
+                && !futile
+                && depth <= params::see_prune_max_depth()
+                && node.score > -MATE_BOUND
+                && loses_by_exchange(
+                    pos,
+                    m,
+                    depth,
+                    params::see_quiet_margin(),
+                    params::see_capture_margin(),
+                )
+            {
+                continue;
             }
             // A pruned move that cannot give check is skipped without being made.
-            if (late || futile || losing) && gives_check(pos, m) == Some(false) {
+            if (late || futile) && gives_check(pos, m) == Some(false) {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
@@ -347,7 +352,7 @@ impl Searcher<'_> {
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             let child_in_check = child.is_check();
-            if (late || futile || losing) && !child_in_check {
+            if (late || futile) && !child_in_check {
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so

@@ -75,9 +75,10 @@ search_params! {
     /// Futility pruning of quiet moves: up to this depth, with this margin (cp) per ply.
     futility_max_depth = 3, 1..=8;
     futility_margin = 110, 30..=300;
-    /// Exchange (SEE) pruning, up to this depth (0: never): a quiet move that loses more
-    /// than `see_quiet_margin` cp per ply by exchange, or a capture more than
-    /// `see_capture_margin` cp per ply squared, is skipped.
+    /// Exchange (SEE) pruning, up to this depth (0: never): once a move has been searched, a
+    /// quiet move that loses more than `see_quiet_margin` cp per ply by exchange, or a
+    /// capture more than `see_capture_margin` cp per ply squared, is skipped (not in check;
+    /// at PV nodes too, and checks as well).
     see_prune_max_depth = 0, 0..=12;
     see_quiet_margin = 60, 10..=200;
     see_capture_margin = 20, 5..=100;
