@@ -1,10 +1,10 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::Wdl;
 
 use super::correction::{corrected, pawn_key};
-use super::node::{Node, NodeBest, Step};
+use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
@@ -71,8 +71,12 @@ impl Searcher<'_> {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
-        let margin = ((static_eval - beta) / params::null_eval_divisor())
-            .min(params::null_eval_max_reduction());
+        let margin = if params::null_eval_max_reduction() > 0 {
+            ((static_eval - beta) / params::null_eval_divisor())
+                .min(params::null_eval_max_reduction())
+        } else {
+            0
+        };
         let reduction =
             params::null_base_reduction() + depth / params::null_depth_divisor() + margin;
         let floor = self.td.push_null(pos, ply);
@@ -302,7 +306,7 @@ impl Searcher<'_> {
         }
 
         let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
-        let mut quiets_tried = MoveList::new();
+        let mut tried = Tried::new();
         let frame = *self.td.stack.at(ply);
         let previous = frame.played;
         let order = QuietOrder {
@@ -311,15 +315,17 @@ impl Searcher<'_> {
             side: pos.turn(),
             counter: previous.and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
         };
-        let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
-        for (i, m) in picker.enumerate() {
+        // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
+        // adaptor would copy it at every node.
+        let mut picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
+        for (i, m) in picker.by_ref().enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
             if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
                 late = depth <= params::lmp_max_depth()
-                    && quiets_tried.len() >= (params::lmp_base_moves() + depth * depth) as usize;
+                    && tried.quiets.len() >= (params::lmp_base_moves() + depth * depth) as usize;
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= node.alpha;
             }
@@ -389,7 +395,7 @@ impl Searcher<'_> {
                 depth,
                 previous,
             };
-            if self.record(&mut node, &at, m, score, beta, &mut quiets_tried) == Step::Cutoff {
+            if self.record(&mut node, &at, m, score, beta, &mut tried) == Step::Cutoff {
                 break;
             }
         }

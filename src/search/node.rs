@@ -15,8 +15,23 @@ pub(super) struct NodeBest {
     pub alpha: i32,
     /// Alpha as the node was entered, before any move raised it.
     alpha_orig: i32,
-    /// Captures searched without a cutoff (kept only with capture history on).
-    captures_tried: MoveList,
+}
+
+/// The moves of a node searched without a cutoff: the quiet ones, and the captures (kept
+/// only with capture history on). A local of the node, not a part of `NodeBest`: a move list
+/// is large, and a value returned by a constructor is copied whole.
+pub(super) struct Tried {
+    pub quiets: MoveList,
+    pub captures: MoveList,
+}
+
+impl Tried {
+    pub(super) fn new() -> Tried {
+        Tried {
+            quiets: MoveList::new(),
+            captures: MoveList::new(),
+        }
+    }
 }
 
 impl NodeBest {
@@ -26,7 +41,6 @@ impl NodeBest {
             mv: None,
             alpha,
             alpha_orig,
-            captures_tried: MoveList::new(),
         }
     }
 }
@@ -52,7 +66,7 @@ pub(super) enum Step {
 impl Searcher<'_> {
     /// The `m` of the node `at` scored `score`: the node keeps its best score and move,
     /// raises alpha and its line, and on a cutoff the move (if quiet) gains history; a quiet
-    /// move that did not cut off joins `quiets_tried`. The root and the interior share it.
+    /// move that did not cut off joins `tried`. The root and the interior share it.
     pub(super) fn record(
         &mut self,
         node: &mut NodeBest,
@@ -60,7 +74,7 @@ impl Searcher<'_> {
         m: Move,
         score: i32,
         beta: i32,
-        quiets_tried: &mut MoveList,
+        tried: &mut Tried,
     ) -> Step {
         let mut step = Step::Worse;
         if score > node.score {
@@ -75,19 +89,19 @@ impl Searcher<'_> {
                             at.pos.turn(),
                             at.depth,
                             m,
-                            &node.captures_tried,
+                            &tried.captures,
                         );
                     }
-                    self.quiet_cutoff(at.pos, at.ply, at.depth, m, quiets_tried, at.previous);
+                    self.quiet_cutoff(at.pos, at.ply, at.depth, m, &tried.quiets, at.previous);
                     return Step::Cutoff;
                 }
                 step = Step::Raised;
             }
         }
         if !is_tactical(m) {
-            quiets_tried.push(m);
+            tried.quiets.push(m);
         } else if m.is_capture() && capture_history_on() {
-            node.captures_tried.push(m);
+            tried.captures.push(m);
         }
         step
     }

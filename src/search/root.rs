@@ -1,9 +1,9 @@
 //! The root: its moves as a typed list (score, previous score, line, seldepth) kept by the
 //! main thread, and the search of the root node, which is the only one to know that list.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 
-use super::node::{Node, NodeBest, Step};
+use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
 use super::searcher::Searcher;
@@ -177,7 +177,7 @@ impl Searcher<'_> {
             return if in_check { mated_in(0) } else { DRAW };
         }
         let mut node = NodeBest::new(-INFINITY, alpha, alpha);
-        let mut quiets_tried = MoveList::new();
+        let mut tried = Tried::new();
         let frame = *self.td.stack.at(0);
         let order = QuietOrder {
             heuristics: &self.td.heuristics,
@@ -214,7 +214,7 @@ impl Searcher<'_> {
                 depth,
                 previous: frame.played,
             };
-            let step = self.record(&mut node, &at, m, score, beta, &mut quiets_tried);
+            let step = self.record(&mut node, &at, m, score, beta, &mut tried);
             if step != Step::Worse {
                 self.root_best = Some((m, score));
             }
