@@ -470,3 +470,31 @@ fn a_node_whose_only_move_is_left_out_fails_low() {
     assert_eq!(score, -120);
     assert!(tt.probe(s.td.stack.key(), 1).is_none());
 }
+
+#[test]
+fn a_node_searched_without_its_best_move_ignores_the_stored_score() {
+    // White's pawn takes Black's extra queen; without that move White stays a queen down. The node is
+    // first searched whole and stored, then searched without the capture by a null window
+    // at the stored score, with pruning on: the stored score (the capture's) must not
+    // decide it.
+    let game = Game::from_fen("r3k3/pp6/8/3q4/4P3/8/PP6/R3K3 w - - 0 1", false).unwrap();
+    let takes = game
+        .pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.is_capture())
+        .unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let tt = TranspositionTable::new(1).unwrap();
+    let mut td = ThreadData::default();
+    let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+    let whole = s.negamax(&game.pos, false, 5, -INFINITY, INFINITY, 1);
+    assert!(whole > 0, "{whole}");
+    let stored = tt.probe(s.td.stack.key(), 1).unwrap();
+    // Stored a ply shallower: without a table move the node was reduced (IIR).
+    assert_eq!((stored.score, stored.depth), (whole, 4));
+    s.td.stack.at_mut(1).excluded = Some(takes);
+    let without = s.negamax(&game.pos, false, 4, whole - 1, whole, 1);
+    s.td.stack.at_mut(1).excluded = None;
+    assert!(without < whole - 500, "{without} (whole {whole})");
+}

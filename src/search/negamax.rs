@@ -7,7 +7,9 @@ use super::correction::{corrected, pawn_key};
 use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
-use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mated_in, tb_win_in};
+use super::score::{
+    DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
+};
 use super::searcher::Searcher;
 use super::see::loses_by_exchange;
 use super::tt::{Bound, PackedMove};
@@ -224,12 +226,15 @@ impl Searcher<'_> {
         let improving = !in_check && (before == -INFINITY || static_eval > before);
         // A stored bound on the true score, when it lies on the right side, is a better
         // estimate than the static one.
+        // Not in a search without one of the moves: the stored score may be that move's.
         let estimate = match tt_hit {
-            Some(hit) if !in_check && !is_mate(hit.score) => match hit.bound {
-                Bound::Exact => hit.score,
-                Bound::Lower => hit.score.max(static_eval),
-                Bound::Upper => hit.score.min(static_eval),
-            },
+            Some(hit) if !in_check && excluded.is_none() && !is_mate(hit.score) => {
+                match hit.bound {
+                    Bound::Exact => hit.score,
+                    Bound::Lower => hit.score.max(static_eval),
+                    Bound::Upper => hit.score.min(static_eval),
+                }
+            }
             _ => static_eval,
         };
         let selective = self.prune && !pv_node && !in_check;
@@ -281,7 +286,8 @@ impl Searcher<'_> {
             && !tt_move.is_none()
             && hit.bound != Bound::Upper
             && hit.depth >= depth - params::singular_depth_margin()
-            && !is_mate(hit.score)
+            && hit.score.abs() < TB_WIN_BOUND
+            && (ply as i32) < 2 * self.root_depth
             && let Some(tm) = moves.iter().copied().find(|m| tt_move.matches(*m))
         {
             let singular_beta = hit.score - params::singular_margin() * depth;
@@ -294,7 +300,12 @@ impl Searcher<'_> {
                 singular_beta,
                 ply,
             );
-            self.td.stack.at_mut(ply).excluded = None;
+            // The node's own frame and line are its again: the search without the move
+            // may have left another evaluation (corrected since) and its line there.
+            let frame = self.td.stack.at_mut(ply);
+            frame.excluded = None;
+            frame.static_eval = static_eval;
+            self.td.pv.clear(ply);
             if self.stopped {
                 return DRAW;
             }
@@ -427,7 +438,7 @@ impl Searcher<'_> {
         let limit = params::correction_limit();
         if limit == 0
             || static_eval == -INFINITY
-            || is_mate(node.score)
+            || node.score.abs() >= TB_WIN_BOUND
             || node.mv.is_some_and(is_tactical)
         {
             return;
@@ -485,7 +496,7 @@ impl Searcher<'_> {
                 // The mover is the side not to move in the child.
                 r -= self.td.heuristics.history(!child.turn(), m) / divisor;
             }
-            r.clamp(0, depth - 2)
+            r.clamp(0, (depth - 2).max(0))
         } else {
             0
         };

@@ -140,6 +140,7 @@ impl Searcher<'_> {
         beta: i32,
     ) -> i32 {
         self.td.pv.clear(0);
+        self.root_depth = depth;
         let in_check = pos.is_check();
         let depth = if in_check && self.prune {
             depth + 1

@@ -35,6 +35,8 @@ pub struct Searcher<'a> {
     pub root_hint: Option<Move>,
     /// Syzygy tables to probe below the root, when loaded.
     pub tb: Option<Probe<'a>>,
+    /// The depth of the root's current search: extensions stop twice as deep.
+    pub root_depth: i32,
 }
 
 impl<'a> Searcher<'a> {
@@ -58,6 +60,7 @@ impl<'a> Searcher<'a> {
             prune: true,
             root_hint: None,
             tb: None,
+            root_depth: 0,
         }
     }
 

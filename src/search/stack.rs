@@ -21,7 +21,7 @@ pub struct Frame {
     pub played: Option<Move>,
     /// The last two quiet moves that caused a cutoff at this ply, newest first.
     pub killers: [Option<Move>; 2],
-    /// A move this node must not search (for singular extensions; unused so far).
+    /// A move this node must not search (the search of a singular extension).
     pub excluded: Option<Move>,
     /// Whether the move into this ply was a null move.
     pub after_null: bool,
