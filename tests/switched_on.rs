@@ -1,0 +1,85 @@
+//! The search changes that are on main but off by default (README: "Search changes waiting
+//! for their SPRT"), each switched on as its SPRT's dev build has it, through a tuning
+//! build's parameters: each must change the search (its wiring is live) and keep what every
+//! search must do: a legal best move, and mates found with their exact scores.
+#![cfg(feature = "tune")]
+
+use ferrum::basics::position::Game;
+use ferrum::search::driver;
+use ferrum::search::params;
+use ferrum::search::score::MATE;
+use ferrum::search::time::{Clock, Limits, StopToken};
+use ferrum::search::tt::TranspositionTable;
+use shakmaty::Position;
+
+const HISTORY_BONUS: [(&str, i32); 3] = [
+    ("history_bonus_quadratic", 16),
+    ("history_bonus_linear", 128),
+    ("history_bonus_cap", 1536),
+];
+
+fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
+    let mut history_lmr = HISTORY_BONUS.to_vec();
+    history_lmr.push(("lmr_history_divisor", 8192));
+    vec![
+        ("singular extensions", vec![("singular_min_depth", 8)]),
+        ("exchange pruning", vec![("see_prune_max_depth", 8)]),
+        ("history bonus", HISTORY_BONUS.to_vec()),
+        ("history LMR", history_lmr),
+        ("correction history", vec![("correction_limit", 96)]),
+        ("capture history", vec![("capture_history_divisor", 128)]),
+        ("null-move margin", vec![("null_eval_max_reduction", 3)]),
+    ]
+}
+
+fn search(game: &Game, depth: u32) -> driver::SearchResult {
+    let tt = TranspositionTable::new(16).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    driver::search(game, &limits, &tt, &clock, &mut |_| {})
+}
+
+/// Nodes of depth-9 searches of the first bench positions, each best move checked legal.
+fn bench_nodes() -> u64 {
+    let mut nodes = 0;
+    for fen in &ferrum::measure::bench::POSITIONS[..6] {
+        let game = Game::from_fen(fen, false).unwrap();
+        let r = search(&game, 9);
+        let best = r.best.expect("a best move");
+        assert!(game.pos.is_legal(best), "{fen}: {best:?}");
+        nodes += r.last.nodes;
+    }
+    nodes
+}
+
+fn mates_are_found_with_their_scores(name: &str) {
+    for (fen, depth, score) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 9, MATE - 1),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 9, MATE - 3),
+        ("k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1", 8, -MATE + 2),
+    ] {
+        let game = Game::from_fen(fen, false).unwrap();
+        assert_eq!(search(&game, depth).last.score, score, "{name}: {fen}");
+    }
+}
+
+#[test]
+fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
+    let off = bench_nodes();
+    for (name, settings) in changes() {
+        for &(p, v) in &settings {
+            params::set(p, v).unwrap();
+        }
+        let on = bench_nodes();
+        assert_ne!(on, off, "{name}: the same {off} nodes as without it");
+        mates_are_found_with_their_scores(name);
+        for &(p, _) in &settings {
+            let default = params::TABLE.iter().find(|q| q.name == p).unwrap().default;
+            params::set(p, default).unwrap();
+        }
+        assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
+    }
+}
