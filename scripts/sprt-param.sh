@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPRT of a search change that is on main but off by default (README: "Search changes waiting
+# for their SPRT"): dev is COMMIT with the parameter defaults given, base is COMMIT as it is.
+#
+#   scripts/sprt-param.sh NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]
+#   e.g. scripts/sprt-param.sh singular 4ce58df 2513 singular_min_depth=8
+#
+# Both are built from clean checkouts in fixed places (../ferrum-data/sprt/build/{base,dev}),
+# so the same commit and values build the same bytes on any machine with this toolchain: the
+# journal (scripts/journals/NAME.jsonl, kept in the repository because nothing outside it
+# outlives a machine) then resumes the match after the binaries are rebuilt by the same
+# command. The base's bench must be the commit's and the dev's must differ, else it stops.
+# SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1.
+# BUILD_ONLY=1 builds, checks and prints the binaries' SHA-256 without playing.
+set -euo pipefail
+
+die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }
+[[ $# -ge 4 ]] || die "usage: $0 NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]"
+name=$1 commit=$2 seed=$3
+shift 3
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+data="$(cd "$repo/.." && pwd)/ferrum-data/sprt"
+build="$data/build"
+TC="${TC:-4+0.04}" ELO0="${ELO0:-0}" ELO1="${ELO1:-5}"
+book="$(cd "$repo/.." && pwd)/shared/data/books/8moves_v3.epd"
+[[ -r "$book" ]] || die "cannot read the book $book"
+full="$(git -C "$repo" rev-parse --verify --quiet "$commit^{commit}")" || die "'$commit' is not a commit"
+mkdir -p "$build" "$repo/scripts/journals"
+
+# build WHO [PARAM=VALUE ...]: a clean checkout of the commit at $build/WHO, edited, built.
+build() {
+    local who=$1
+    shift
+    local dir="$build/$who"
+    git -C "$repo" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
+    git -C "$repo" worktree prune
+    git -C "$repo" worktree add --detach --quiet "$dir" "$full"
+    local kv p v
+    for kv in "$@"; do
+        p=${kv%%=*} v=${kv#*=}
+        [[ "$p" =~ ^[a-z0-9_]+$ && "$v" =~ ^-?[0-9]+$ ]] || die "bad setting '$kv'"
+        grep -q "^    $p = -\?[0-9]*," "$dir/src/search/params.rs" || die "no parameter '$p'"
+        sed -i "s/^    $p = -\?[0-9]*,/    $p = $v,/" "$dir/src/search/params.rs"
+    done
+    (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --release --quiet)
+}
+
+bench_of() { "$1" bench 2>/dev/null | tail -1 | cut -d' ' -f1; }
+
+echo "== building base ($full) and dev ($*)"
+build base
+build dev "$@"
+base="$build/base/target/release/ferrum" dev="$build/dev/target/release/ferrum"
+want="$(git -C "$repo" log -1 --format=%B "$full" | grep -o 'Bench: [0-9]*' | tail -1 | cut -d' ' -f2)"
+bb="$(bench_of "$base")" db="$(bench_of "$dev")"
+echo "== bench: base $bb (commit says ${want:-nothing}), dev $db"
+[[ -z "$want" || "$bb" == "$want" ]] || die "the base's bench $bb is not the commit's $want"
+[[ "$db" != "$bb" ]] || die "the dev build searches as the base does: are the values the defaults?"
+sha256sum "$base" "$dev"
+# BUILD_ONLY=1: stop here (to check that a rebuild gives the bytes a journal names).
+[[ -z "${BUILD_ONLY:-}" ]] || exit 0
+
+cd "$repo"
+exec python3 scripts/match.py \
+    --engine "cmd=$dev" name=dev option.Hash=16 \
+    --engine "cmd=$base" name=base option.Hash=16 \
+    --tc "$TC" --book "$book" --games 20000 --concurrency 1 \
+    --sprt "$ELO0" "$ELO1" 0.05 0.05 --seed "$seed" \
+    --pgn "$data/$name.pgn" --journal "scripts/journals/$name.jsonl"
