@@ -3,3 +3,4 @@
 
 pub mod position;
 pub mod rng;
+pub mod tactical;

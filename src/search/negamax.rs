@@ -14,6 +14,7 @@ use super::searcher::Searcher;
 use super::see::loses_by_exchange;
 use super::tt::{Bound, PackedMove};
 use crate::basics::position::gives_check;
+use crate::basics::tactical::tactical_moves;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
 #[cfg(not(feature = "tune"))]
@@ -556,15 +557,20 @@ impl Searcher<'_> {
             alpha = alpha.max(best);
         }
 
-        let mut moves = pos.legal_moves();
-        if in_check && moves.is_empty() {
-            return mated_in(ply);
-        }
-        if !in_check {
+        let mut moves = if in_check {
+            let evasions = pos.legal_moves();
+            if evasions.is_empty() {
+                return mated_in(ply);
+            }
+            evasions
+        } else {
             // Only captures and promotions that do not lose material by exchange.
-            let prune = self.prune;
-            moves.retain(|m| is_tactical(*m) && (!prune || is_good_tactical(pos, *m)));
-        }
+            let mut tactical = tactical_moves(pos);
+            if self.prune {
+                tactical.retain(|m| is_good_tactical(pos, *m));
+            }
+            tactical
+        };
         let picker = if self.prune && !in_check {
             Picker::known_good(pos, &mut moves)
         } else {
