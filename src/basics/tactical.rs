@@ -184,7 +184,7 @@ mod tests {
                     // Captures twice as likely as their share, so material comes off.
                     let captures: Vec<Move> =
                         legal.iter().copied().filter(|m| m.is_capture()).collect();
-                    let m = if !captures.is_empty() && rng.next_u31() % 2 == 0 {
+                    let m = if !captures.is_empty() && rng.next_u31().is_multiple_of(2) {
                         captures[rng.next_u31() as usize % captures.len()]
                     } else {
                         legal[rng.next_u31() as usize % legal.len()]
