@@ -29,6 +29,10 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
         ("correction history", vec![("correction_limit", 96)]),
         ("capture history", vec![("capture_history_divisor", 128)]),
         ("null-move margin", vec![("null_eval_max_reduction", 3)]),
+        (
+            "fewer late moves when not improving",
+            vec![("lmp_not_improving_percent", 50)],
+        ),
     ]
 }
 

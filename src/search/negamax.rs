@@ -47,6 +47,18 @@ fn lmr_formula(depth: usize, moves: usize) -> i32 {
     (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
+/// Quiet moves tried at `depth` after which late move pruning skips the rest: fewer when
+/// the position is not improving (with `lmp_not_improving_percent` below 100).
+fn late_move_count(depth: i32, improving: bool) -> usize {
+    let count = params::lmp_base_moves() + depth * depth;
+    let percent = params::lmp_not_improving_percent();
+    if improving || percent >= 100 {
+        count as usize
+    } else {
+        (count * percent / 100).max(1) as usize
+    }
+}
+
 impl Searcher<'_> {
     /// Null-move pruning: if passing the move still leaves us at or above beta after a
     /// shallower search, a real move would too. Not in check, not twice in a row, and not
@@ -337,7 +349,7 @@ impl Searcher<'_> {
             let (mut late, mut futile) = (false, false);
             if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
                 late = depth <= params::lmp_max_depth()
-                    && tried.quiets.len() >= (params::lmp_base_moves() + depth * depth) as usize;
+                    && tried.quiets.len() >= late_move_count(depth, improving);
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= node.alpha;
             }

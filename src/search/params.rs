@@ -85,6 +85,9 @@ search_params! {
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
     lmp_base_moves = 3, 0..=12;
+    /// ... and when the position is not improving, this percentage of that count (100: the
+    /// same count either way).
+    lmp_not_improving_percent = 100, 25..=100;
     /// Internal iterative reduction from this depth when the table has no move.
     iir_min_depth = 4, 2..=10;
     /// Late move reductions from this depth and this move number (0-based).
