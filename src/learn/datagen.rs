@@ -19,6 +19,7 @@ use crate::learn::packed::{self, Outcome, Record};
 use crate::search::driver;
 use crate::search::ordering::is_tactical;
 use crate::search::score::is_mate;
+use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 
@@ -112,7 +113,7 @@ fn random_opening(
 }
 
 /// Plays one game; returns its quiet positions and the result for White (1, 0.5 or 0).
-fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
+fn play_game(start: Game, config: &Config, rng: &mut Lcg, td: &mut ThreadData) -> Played {
     let tt = TranspositionTable::new(DATAGEN_HASH_MB)?;
     let limits = Limits {
         nodes: Some(config.nodes),
@@ -139,12 +140,15 @@ fn play_game(start: Game, config: &Config, rng: &mut Lcg) -> Played {
             return Ok((quiet, 0.5));
         }
         let clock = Clock::new(&limits, pos.turn().is_white(), 0, StopToken::detached());
-        let r = driver::search_with_net(
+        // Each move's search starts afresh, as with a new thread's data.
+        td.forget_game();
+        let r = driver::search_on_thread(
             &game,
             &limits,
             &tt,
             &clock,
             config.net.as_ref(),
+            td,
             &mut |_| {},
         );
         let Some(best) = r.best else {
@@ -180,7 +184,7 @@ fn game_rng(seed: u64, g: usize) -> Lcg {
 type Played = Result<(Vec<Kept>, f32), String>;
 
 /// Plays game `g` of the run.
-fn play_numbered(config: &Config, g: usize) -> Played {
+fn play_numbered(config: &Config, g: usize, td: &mut ThreadData) -> Played {
     let mut rng = game_rng(config.seed, g);
     let start = if config.openings.is_empty() {
         Game::default()
@@ -188,18 +192,20 @@ fn play_numbered(config: &Config, g: usize) -> Played {
         let fen = &config.openings[(rng.next_u31() as usize) % config.openings.len()];
         Game::from_fen(fen, false)?
     };
-    play_game(start, config, &mut rng)
+    play_game(start, config, &mut rng, td)
 }
 
 /// One worker: takes the next game number not yet taken and sends the game, until every
 /// game is taken or one fails.
 fn worker(config: &Config, next: &AtomicUsize, tx: &Sender<Played>) {
+    // One thread's search data for all its games' searches (each starts it afresh).
+    let mut td = ThreadData::default();
     loop {
         let g = next.fetch_add(1, Ordering::Relaxed);
         if g >= config.games {
             break;
         }
-        let played = play_numbered(config, g);
+        let played = play_numbered(config, g, &mut td);
         let failed = played.is_err();
         if tx.send(played).is_err() || failed {
             break;
@@ -311,8 +317,13 @@ mod tests {
             nodes: 2000,
             ..test_config()
         };
-        let (kept, result) = play_game(Game::from_fen(fen, false).unwrap(), &config, &mut Lcg(1))
-            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let (kept, result) = play_game(
+            Game::from_fen(fen, false).unwrap(),
+            &config,
+            &mut Lcg(1),
+            &mut ThreadData::default(),
+        )
+        .unwrap_or_else(|e| panic!("{fen}: {e}"));
         (result, kept.len())
     }
 
@@ -357,10 +368,23 @@ mod tests {
             ..test_config()
         };
         let mut in_check = 0;
+        let mut shared = ThreadData::default();
         for g in 0..config.games {
-            let (kept, _) = play_numbered(&config, g).unwrap();
+            let (kept, result) = play_numbered(&config, g, &mut shared).unwrap();
             assert!(!kept.is_empty());
             in_check += kept.iter().filter(|k| k.pos.is_check()).count();
+            // A worker's thread data, kept from game to game and search to search, plays
+            // the games that a new one for each game would.
+            let (fresh, fresh_result) =
+                play_numbered(&config, g, &mut ThreadData::default()).unwrap();
+            assert_eq!(result, fresh_result, "game {g}");
+            assert!(
+                kept.iter()
+                    .zip(&fresh)
+                    .all(|(a, b)| a.pos == b.pos && a.score == b.score)
+                    && kept.len() == fresh.len(),
+                "game {g}"
+            );
         }
         assert_eq!(in_check, 0);
     }

@@ -47,6 +47,11 @@ impl Default for Correction {
 }
 
 impl Correction {
+    /// Every entry back to zero.
+    pub fn clear(&mut self) {
+        self.table.as_flattened_mut().fill(0);
+    }
+
     /// The correction (cp) for `side` to move with the pawn structure of `key`.
     pub fn get(&self, side: Color, key: u64) -> i32 {
         self.table[side as usize][index(key)] / GRAIN

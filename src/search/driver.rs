@@ -140,8 +140,30 @@ pub fn search_with_net(
     net: Option<&Arc<Network>>,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
+    search_on_thread(
+        game,
+        limits,
+        tt,
+        clock,
+        net,
+        &mut ThreadData::default(),
+        report,
+    )
+}
+
+/// `search_with_net` with the caller's thread data, which keeps what it has learnt (history,
+/// correction): a caller that plays many searches saves making a new one for each, and one
+/// that wants each search to start afresh calls `ThreadData::forget_game` first.
+pub fn search_on_thread(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    clock: &Clock,
+    net: Option<&Arc<Network>>,
+    td: &mut ThreadData,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
     tt.new_search();
-    let mut td = ThreadData::default();
     let root = RootMoves::new(&game.pos, &[]);
     let context = Context {
         game,
@@ -151,7 +173,7 @@ pub fn search_with_net(
         root: &root,
         net,
     };
-    main_search(&context, clock, None, &mut td, report)
+    main_search(&context, clock, None, td, report)
 }
 
 /// What every thread of one search shares: the root and its moves, the limits and the tables.

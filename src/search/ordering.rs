@@ -106,6 +106,20 @@ impl Heuristics {
         *h += gravity(*h, bonus);
     }
 
+    /// Every entry back to its start (nothing learnt).
+    pub fn clear(&mut self) {
+        self.history.as_flattened_mut().as_flattened_mut().fill(0);
+        self.counters
+            .as_flattened_mut()
+            .as_flattened_mut()
+            .fill(None);
+        self.captures
+            .as_flattened_mut()
+            .as_flattened_mut()
+            .as_flattened_mut()
+            .fill(0);
+    }
+
     /// The capture history of `m` for `side` (0 for a move that captures nothing).
     pub fn capture_history(&self, side: Color, m: Move) -> i32 {
         capture_entry(side, m).map_or(0, |(s, a, t, v)| self.captures[s][a][t][v])

@@ -51,6 +51,13 @@ impl ThreadData {
         self.seldepth = 0;
     }
 
+    /// Forgets what earlier searches learnt (history, counter moves, capture history,
+    /// correction history), as a new `ThreadData` would have it, without allocating one.
+    pub fn forget_game(&mut self) {
+        self.heuristics.clear();
+        self.correction.clear();
+    }
+
     /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
     /// the accumulators are sized to it (only when it changed) and the root's refreshed.
     pub fn use_net(&mut self, net: Option<Arc<Network>>, root: &Chess) {
