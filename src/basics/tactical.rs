@@ -125,8 +125,9 @@ fn pinned(pos: &Chess, king: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::position::Game;
     use crate::basics::rng::Lcg;
-    use shakmaty::{CastlingMode, fen::Fen};
+    use shakmaty::fen::Fen;
 
     fn filtered(pos: &Chess) -> Vec<Move> {
         pos.legal_moves()
@@ -154,11 +155,7 @@ mod tests {
         let (mut positions, mut moves, mut pins, mut passant) = (0, 0, 0, 0);
         for fen in starts {
             for _ in 0..60 {
-                let mut pos: Chess = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Standard)
-                    .unwrap();
+                let mut pos = Game::from_fen(fen, false).unwrap().pos;
                 for _ in 0..40 {
                     let legal = pos.legal_moves();
                     if legal.is_empty() {

@@ -89,11 +89,24 @@ impl Heuristics {
     /// A quiet move refuted the position: reward its history; the quiet moves tried before
     /// it, which did not cut, are penalised.
     pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
+        self.reward(side, depth, best, tried, Heuristics::adjust);
+    }
+
+    /// `best` gains the bonus of `depth` in a table and each other move of `tried` loses as
+    /// much, through that table's `adjust`.
+    fn reward(
+        &mut self,
+        side: Color,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        adjust: fn(&mut Heuristics, Color, Move, i32),
+    ) {
         let bonus = history_bonus(depth);
-        self.adjust(side, best, bonus);
+        adjust(self, side, best, bonus);
         for &m in tried {
             if m != best {
-                self.adjust(side, m, -bonus);
+                adjust(self, side, m, -bonus);
             }
         }
     }
@@ -128,13 +141,7 @@ impl Heuristics {
     /// A move cut off at `depth` after the captures `tried` (which did not): a capture that
     /// cut gains capture history; the captures tried before it lose as much.
     pub fn on_capture_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = history_bonus(depth);
-        self.adjust_capture(side, best, bonus);
-        for &m in tried {
-            if m != best {
-                self.adjust_capture(side, m, -bonus);
-            }
-        }
+        self.reward(side, depth, best, tried, Heuristics::adjust_capture);
     }
 
     fn adjust_capture(&mut self, side: Color, m: Move, bonus: i32) {

@@ -123,23 +123,23 @@ mod tests {
     use super::*;
     use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
 
-    fn see_of(fen: &str, uci: &str) -> i32 {
+    fn position_and_move(fen: &str, uci: &str) -> (Chess, Move) {
         let pos: Chess = fen
             .parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        (pos, m)
+    }
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let (pos, m) = position_and_move(fen, uci);
         see(&pos, m)
     }
 
     fn loses(fen: &str, uci: &str, depth: i32) -> bool {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let (pos, m) = position_and_move(fen, uci);
         loses_by_exchange(&pos, m, depth, 60, 20)
     }
 
