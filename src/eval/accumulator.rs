@@ -288,6 +288,28 @@ mod tests {
         }
     }
 
+    /// The search sizes its accumulators once, before a search: an update into one made by
+    /// `with_hidden` writes in place and never allocates.
+    #[test]
+    fn an_update_writes_into_the_room_made_beforehand() {
+        let net = test_net(Activation::SCReLU);
+        let before = Chess::default();
+        let mut after = before.clone();
+        let e4 = after.legal_moves()[0];
+        after.play_unchecked(e4);
+        let mut parent = Accumulator::with_hidden(net.hidden);
+        parent.refresh(&net, before.board());
+        let mut child = Accumulator::with_hidden(net.hidden);
+        let places: Vec<*const i16> = child.sums.iter().map(|s| s.as_ptr()).collect();
+        assert!(child.sums.iter().all(|s| s.len() == net.hidden));
+        child.update_from(&net, &parent, before.board(), after.board());
+        let now: Vec<*const i16> = child.sums.iter().map(|s| s.as_ptr()).collect();
+        assert_eq!(places, now, "the update allocated");
+        let mut fresh = Accumulator::with_hidden(net.hidden);
+        fresh.refresh(&net, after.board());
+        assert_eq!(child, fresh);
+    }
+
     /// Random games (with null moves) from standard and Chess960 starts: after every move
     /// the incrementally kept sums equal a refresh, and so does the evaluation.
     #[test]
