@@ -13,7 +13,7 @@ use super::score::{
 use super::searcher::Searcher;
 use super::see::loses_by_exchange;
 use super::tt::{Bound, PackedMove};
-use crate::basics::position::gives_check;
+use crate::basics::position::{child_zobrist, gives_check};
 use crate::basics::tactical::tactical_moves;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
@@ -138,7 +138,8 @@ impl Searcher<'_> {
             depth
         };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, in_check, alpha, beta, ply);
+            let key = self.td.stack.key();
+            return self.quiescence(pos, in_check, alpha, beta, ply, key);
         }
         self.visit(ply);
         if self.stopped {
@@ -535,6 +536,7 @@ impl Searcher<'_> {
     /// Resolves captures and promotions until the position is quiet; the side to move may
     /// "stand pat" on the static score. In check (`in_check`, known to the parent), every
     /// evasion is searched instead.
+    /// `key` is the position's key (read only with `qsearch_tt` on).
     pub fn quiescence(
         &mut self,
         pos: &Chess,
@@ -542,6 +544,7 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        key: u64,
     ) -> i32 {
         self.td.pv.clear(ply);
         self.visit(ply);
@@ -560,10 +563,52 @@ impl Searcher<'_> {
             };
         }
 
+        // With the table on: a stored bound that decides a null window ends the search here,
+        // a stored evaluation saves computing it, and the stored move goes first.
+        let with_table = self.use_tt && params::qsearch_tt() > 0;
+        let hit = if with_table {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        // Without pruning only quiescence's own entries (depth 0) bound it, so a search of
+        // fixed depth keeps its exact value.
+        if let Some(h) = hit
+            && beta - alpha == 1
+            && (self.prune || h.depth == 0)
+        {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if usable {
+                return h.score;
+            }
+        }
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
+        let alpha_orig = alpha;
+
         let mut best = -INFINITY;
+        let mut static_eval = -INFINITY;
         if !in_check {
-            best = self.td.evaluate(pos, ply);
+            static_eval = match hit {
+                // -30000: the table's clamp of "none" (an entry stored in check).
+                Some(h) if h.eval > -30000 => h.eval,
+                _ => self.td.evaluate(pos, ply),
+            };
+            best = static_eval;
             if best >= beta {
+                if with_table && hit.is_none() {
+                    self.tt.store_shallow(
+                        key,
+                        PackedMove::NONE,
+                        best,
+                        static_eval,
+                        Bound::Lower,
+                        ply,
+                    );
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -584,13 +629,20 @@ impl Searcher<'_> {
             tactical
         };
         let picker = if self.prune && !in_check {
-            Picker::known_good(pos, &mut moves)
+            Picker::known_good(pos, &mut moves, tt_move)
         } else {
-            Picker::new(pos, &mut moves, PackedMove::NONE, None)
+            Picker::new(pos, &mut moves, tt_move, None)
         };
+        let mut best_move = None;
         for m in picker {
             let child = self.td.play_in_quiescence(pos, m, ply);
-            let score = -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1);
+            let child_key = if with_table {
+                child_zobrist(pos, key, m, &child)
+            } else {
+                0
+            };
+            let score =
+                -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1, child_key);
             if self.stopped {
                 return best.max(DRAW);
             }
@@ -598,12 +650,25 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.td.pv.update(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if with_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = best_move.map_or(PackedMove::NONE, PackedMove::new);
+            self.tt
+                .store_shallow(key, mv, best, static_eval, bound, ply);
         }
         best
     }

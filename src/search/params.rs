@@ -110,6 +110,10 @@ search_params! {
     /// Correction history: the static evaluation is corrected by its pawn structure's record
     /// of search scores, at most this many cp either way (0: no correction).
     correction_limit = 0, 0..=400;
+    /// Quiescence probes the table (cutoffs at non-PV nodes, the stored evaluation, the
+    /// stored move first) and stores its results at depth 0 where no deeper entry of this
+    /// search would be lost (0: quiescence leaves the table alone).
+    qsearch_tt = 0, 0..=1;
     /// A tablebase result is stored this many plies deeper than it was probed.
     tb_store_extra_depth = 6, 0..=20;
     /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.

@@ -148,7 +148,8 @@ impl Searcher<'_> {
             depth
         };
         if depth <= 0 {
-            return self.quiescence(pos, in_check, alpha, beta, 0);
+            let key = self.td.stack.key();
+            return self.quiescence(pos, in_check, alpha, beta, 0, key);
         }
         self.visit(0);
         if self.stopped {
