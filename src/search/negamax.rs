@@ -162,15 +162,9 @@ impl Searcher<'_> {
             && !pv_node
             && excluded.is_none()
             && hit.depth >= depth
+            && hit.bound.decides(hit.score, alpha, beta)
         {
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if usable {
-                return hit.score;
-            }
+            return hit.score;
         }
 
         // A position just reached by a capture or pawn move, with few enough pieces, is
@@ -192,12 +186,7 @@ impl Searcher<'_> {
                 Wdl::Loss => (-tb_win_in(ply), Bound::Upper),
                 Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => (DRAW, Bound::Exact),
             };
-            let decides = match bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if decides {
+            if bound.decides(score, alpha, beta) {
                 if self.use_tt {
                     let eval = if in_check {
                         -INFINITY
@@ -576,15 +565,9 @@ impl Searcher<'_> {
         if let Some(h) = hit
             && beta - alpha == 1
             && (self.prune || h.depth == 0)
+            && h.bound.decides(h.score, alpha, beta)
         {
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if usable {
-                return h.score;
-            }
+            return h.score;
         }
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
         let alpha_orig = alpha;

@@ -19,6 +19,16 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a score with this bound decides a node searched with the window
+    /// (`alpha`, `beta`): exact, at least beta, or at most alpha.
+    pub fn decides(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
     fn to_bits(self) -> u64 {
         match self {
             Bound::Exact => 1,
