@@ -24,7 +24,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Role};
 use info::{Info, sign};
 use weights::Sum;
 
-pub use pawns::PawnCache;
+pub use pawns::{PawnCache, pawn_key};
 pub use report::{Breakdown, Trace, breakdown, report, trace};
 pub use weights::{Features, Pair, Weights, pair, param, weight};
 

@@ -2,7 +2,7 @@
 //! the passed-pawn terms that depend on pieces and kings, and `PawnCache`, which keeps the
 //! pawn-only part by exact pawn placement.
 
-use shakmaty::{Bitboard, Color, File, Role, attacks};
+use shakmaty::{Bitboard, Board, Color, File, Role, attacks};
 
 use super::info::{
     Info, adjacent_files, forward, front_span, pieces, ranks_ahead, relative_rank, sign,
@@ -98,6 +98,15 @@ impl Default for PawnCache {
     }
 }
 
+/// A key of both sides' pawns (not a Zobrist key): its high bits pick a table entry for the
+/// pawn structure (this cache's, and the search's correction history's).
+pub fn pawn_key(board: &Board) -> u64 {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    (white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.rotate_left(29))
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
 impl PawnCache {
     pub fn new() -> Self {
         Self::default()
@@ -107,9 +116,7 @@ impl PawnCache {
     pub fn probe(&mut self, info: &Info) -> PawnEntry {
         let white = pieces(info.board, Role::Pawn, Color::White);
         let black = pieces(info.board, Role::Pawn, Color::Black);
-        let mixed = (white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.0.rotate_left(29))
-            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let slot = (mixed >> 50) as usize & (PAWN_CACHE_SIZE - 1);
+        let slot = (pawn_key(info.board) >> 50) as usize & (PAWN_CACHE_SIZE - 1);
         let e = self.entries[slot];
         // The all-zero entry of a board without pawns is correct as it is.
         if e.white == white && e.black == black {

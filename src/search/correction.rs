@@ -6,32 +6,18 @@
 use shakmaty::{Board, Color};
 
 use super::params;
+use crate::eval::pawn_key;
 
-/// Entries per side; a pawn structure's key picks one.
+/// Entries per side (a power of two); a pawn structure's key picks one.
 pub const ENTRIES: usize = 16384;
 /// Entries are kept in 1/GRAIN cp, so that small weighted steps are not lost to rounding.
 const GRAIN: i32 = 256;
 /// The weight of one update, out of 256, grows with the search's depth up to this.
 const MAX_WEIGHT: i32 = 16;
 
-/// A key of the pawns of both sides (not a Zobrist key: the structure only picks an entry).
-pub fn pawn_key(board: &Board) -> u64 {
-    let white = (board.pawns() & board.white()).0;
-    let black = (board.pawns() & board.black()).0;
-    finish(finish(white) ^ black)
-}
-
-/// Spreads every input bit over the whole word (MurmurHash3's 64-bit finaliser).
-fn finish(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
+/// The entry of a pawn structure's key (`eval::pawn_key`): its high bits.
 fn index(key: u64) -> usize {
-    (key % ENTRIES as u64) as usize
+    (key >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
 pub struct Correction {
@@ -80,15 +66,11 @@ pub fn corrected(table: &Correction, side: Color, board: &Board, raw: i32) -> i3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    use crate::basics::position::Game;
+    use shakmaty::Position;
 
     fn board(fen: &str) -> Board {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        pos.board().clone()
+        Game::from_fen(fen, false).unwrap().pos.board().clone()
     }
 
     #[test]

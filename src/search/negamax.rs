@@ -3,7 +3,7 @@
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::Wdl;
 
-use super::correction::{corrected, pawn_key};
+use super::correction::corrected;
 use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
@@ -12,9 +12,10 @@ use super::score::{
 };
 use super::searcher::Searcher;
 use super::see::loses_by_exchange;
-use super::tt::{Bound, PackedMove};
+use super::tt::{Bound, EVAL_LIMIT, PackedMove};
 use crate::basics::position::{child_zobrist, gives_check};
 use crate::basics::tactical::tactical_moves;
+use crate::eval::pawn_key;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
 #[cfg(not(feature = "tune"))]
@@ -576,8 +577,8 @@ impl Searcher<'_> {
         let mut static_eval = -INFINITY;
         if !in_check {
             static_eval = match hit {
-                // -30000: the table's clamp of "none" (an entry stored in check).
-                Some(h) if h.eval > -30000 => h.eval,
+                // Not the table's clamp of "none" (an entry stored in check).
+                Some(h) if h.eval > -EVAL_LIMIT => h.eval,
                 _ => self.td.evaluate(pos, ply),
             };
             best = static_eval;

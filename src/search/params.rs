@@ -100,10 +100,10 @@ search_params! {
     /// zero (0: history does not change reductions).
     lmr_history_divisor = 0, 0..=65536;
     /// Singular extensions: from this depth (64: never), up to twice the root's depth, a table
-    /// move whose stored lower or exact bound is at most `singular_depth_margin` plies shallower is searched a ply deeper when
-    /// every other move fails low against the stored score less `singular_margin` cp per
-    /// ply, by a search of half the depth; if they fail high even against beta, the node is
-    /// cut (multi-cut).
+    /// move whose stored lower or exact bound is at most `singular_depth_margin` plies
+    /// shallower is searched a ply deeper when every other move fails low against the stored
+    /// score less `singular_margin` cp per ply, by a search of half the depth; if they fail
+    /// high even against beta, the node is cut (multi-cut).
     singular_min_depth = 64, 4..=64;
     singular_depth_margin = 3, 1..=6;
     singular_margin = 2, 1..=10;

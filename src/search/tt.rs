@@ -170,6 +170,10 @@ type Entry = Slot;
 
 const AGE_MASK: u8 = 63;
 
+/// Stored evaluations are clamped to this either way, so "none" (-INFINITY, a position in
+/// check) reads back as `-EVAL_LIMIT`.
+pub const EVAL_LIMIT: i32 = 30000;
+
 fn pack(mv: PackedMove, score: i16, eval: i16, depth: u8, bound: Bound, age: u8) -> u64 {
     u64::from(mv.0)
         | u64::from(score as u16) << 16
@@ -313,7 +317,7 @@ impl TranspositionTable {
         let data = pack(
             mv,
             score,
-            eval.clamp(-30000, 30000) as i16,
+            eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i16,
             depth as u8,
             bound,
             age,
