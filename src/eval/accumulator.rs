@@ -4,7 +4,7 @@
 //! loaded only if no position's sums can leave that range (`nnue::widest_sum`), and the
 //! trainer writes only such nets.
 
-use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 #[cfg(target_arch = "x86_64")]
 use super::nnue::has_avx2;
@@ -18,9 +18,10 @@ pub struct Accumulator {
 }
 
 /// The pieces a move took off and put on squares (at most two of each in chess: castling
-/// moves two pieces, a capture or en passant takes two off and puts one on).
+/// moves two pieces, a capture or en passant takes two off and puts one on). The search keeps
+/// one per ply and applies it only when that ply's sums are needed (`Accumulator::apply`).
 #[derive(Clone, Copy)]
-struct Changes {
+pub struct Changes {
     added: [(Piece, Square); 2],
     removed: [(Piece, Square); 2],
     adds: usize,
@@ -28,15 +29,19 @@ struct Changes {
 }
 
 impl Changes {
+    /// No piece moved: a null move.
+    pub const NONE: Changes = Changes {
+        added: [(DUMMY, Square::A1); 2],
+        removed: [(DUMMY, Square::A1); 2],
+        adds: 0,
+        subs: 0,
+    };
+
     /// The pieces that differ between `before` and `after`; more than two of a kind (boards
-    /// not a move apart) count up past 2, and the caller refreshes instead.
-    fn between(before: &Board, after: &Board) -> Changes {
-        let mut c = Changes {
-            added: [(DUMMY, Square::A1); 2],
-            removed: [(DUMMY, Square::A1); 2],
-            adds: 0,
-            subs: 0,
-        };
+    /// not a move apart) count up past 2, and the caller refreshes instead
+    /// (`needs_refresh`).
+    pub fn between(before: &Board, after: &Board) -> Changes {
+        let mut c = Changes::NONE;
         for color in Color::ALL {
             for role in Role::ALL {
                 let piece = Piece { color, role };
@@ -59,6 +64,64 @@ impl Changes {
             }
         }
         c
+    }
+
+    /// The pieces `m`, played by `mover`, takes off and puts on, read from the move alone
+    /// (the search's way: no boards compared). A Chess960 castling whose king or rook stays
+    /// where it is takes that piece off and puts it back, which changes no sum.
+    pub fn of_move(mover: Color, m: Move) -> Changes {
+        let ours = |role| Piece { color: mover, role };
+        let theirs = |role| Piece {
+            color: mover.other(),
+            role,
+        };
+        let mut c = Changes::NONE;
+        let add = |c: &mut Changes, piece, sq| {
+            c.added[c.adds] = (piece, sq);
+            c.adds += 1;
+        };
+        let remove = |c: &mut Changes, piece, sq| {
+            c.removed[c.subs] = (piece, sq);
+            c.subs += 1;
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                remove(&mut c, ours(role), from);
+                if let Some(victim) = capture {
+                    remove(&mut c, theirs(victim), to);
+                }
+                add(&mut c, ours(promotion.unwrap_or(role)), to);
+            }
+            Move::EnPassant { from, to } => {
+                remove(&mut c, ours(Role::Pawn), from);
+                remove(
+                    &mut c,
+                    theirs(Role::Pawn),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+                add(&mut c, ours(Role::Pawn), to);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(rook > king);
+                remove(&mut c, ours(Role::King), king);
+                remove(&mut c, ours(Role::Rook), rook);
+                add(&mut c, ours(Role::King), side.king_to(mover));
+                add(&mut c, ours(Role::Rook), side.rook_to(mover));
+            }
+            Move::Put { role, to } => add(&mut c, ours(role), to),
+        }
+        c
+    }
+
+    /// More pieces changed than `Accumulator::apply` takes: the boards are not a move apart.
+    pub fn needs_refresh(&self) -> bool {
+        self.adds > 2 || self.subs > 2
     }
 }
 
@@ -119,13 +182,6 @@ impl Accumulator {
         }
     }
 
-    /// The parent's sums unchanged (a null move), without allocating once sized.
-    pub fn copy_from(&mut self, parent: &Accumulator) {
-        for (mine, theirs) in self.sums.iter_mut().zip(&parent.sums) {
-            mine.clone_from(theirs);
-        }
-    }
-
     /// The sums of `after` from `parent`, the sums of `before`: the rows of the pieces that
     /// left a square are taken off and those of the pieces that arrived added, in one pass
     /// over the sums. Comparing the boards covers every kind of move (castling in any
@@ -139,17 +195,25 @@ impl Accumulator {
         after: &Board,
     ) {
         let c = Changes::between(before, after);
-        if c.adds > 2 || c.subs > 2 {
+        if c.needs_refresh() {
             self.refresh(net, after);
             return;
         }
+        self.apply(net, parent, &c);
+    }
+
+    /// The parent's sums with the changes `c` (at most two pieces off and two on, see
+    /// `Changes::needs_refresh`) made.
+    #[inline]
+    pub fn apply(&mut self, net: &Network, parent: &Accumulator, c: &Changes) {
+        debug_assert!(!c.needs_refresh());
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, as checked just above.
-            unsafe { self.apply_avx2(net, parent, &c) };
+            unsafe { self.apply_avx2(net, parent, c) };
             return;
         }
-        self.apply_portable(net, parent, &c);
+        self.apply_portable(net, parent, c);
     }
 
     /// `apply_portable` compiled for AVX2 (the same loops, wider registers).
@@ -350,6 +414,7 @@ mod tests {
                     }
                     let before = game.pos.clone();
                     let null = rng.next_u31().is_multiple_of(10) && !before.is_check();
+                    let mut played = None;
                     if null {
                         game.pos = before.clone().swap_turn().unwrap();
                         nulls += 1;
@@ -363,11 +428,19 @@ mod tests {
                         en_passants += usize::from(m.is_en_passant());
                         promotions += usize::from(m.is_promotion());
                         game.play(m);
+                        played = Some(m);
                     }
                     let mut next = Accumulator::default();
                     next.update_from(&net, &acc, before.board(), game.pos.board());
                     let mut fresh = Accumulator::default();
                     fresh.refresh(&net, game.pos.board());
+                    // The search's way: the changes read from the move (none for a null
+                    // move), applied later.
+                    let changes =
+                        played.map_or(Changes::NONE, |m| Changes::of_move(before.turn(), m));
+                    let mut by_move = Accumulator::default();
+                    by_move.apply(&net, &acc, &changes);
+                    assert_eq!(by_move, fresh, "{played:?}");
                     assert_eq!(
                         next,
                         fresh,

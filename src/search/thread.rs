@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::correction::Correction;
 use super::ordering::Heuristics;
 use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
-use crate::eval::accumulator::Accumulator;
+use crate::eval::accumulator::{Accumulator, Changes};
 use crate::eval::nnue::Network;
 use crate::eval::{PawnCache, evaluate_with};
 
@@ -35,8 +35,13 @@ pub struct ThreadData {
     pub pv: PvTable,
     /// The net of this search, when it evaluates with the NNUE (`UseNNUE`).
     nnue: Option<Arc<Network>>,
-    /// The accumulators of the current line, indexed by ply, sized once to the net.
+    /// The accumulators of the current line, indexed by ply, sized once to the net. They are
+    /// brought up to date only when a node is evaluated (many are not: a table hit gives the
+    /// evaluation, a cutoff comes first): `pending[ply]` is the move into `ply` and
+    /// `current[ply]` says whether `accumulators[ply]` already includes it.
     accumulators: Vec<Accumulator>,
+    pending: Vec<Changes>,
+    current: Vec<bool>,
     /// Evaluations checked against a full refresh (tests only).
     #[cfg(test)]
     pub net_checks: u64,
@@ -69,8 +74,11 @@ impl ThreadData {
             && self.accumulators[0].sums[0].len() == net.hidden;
         if !sized {
             self.accumulators = vec![Accumulator::with_hidden(net.hidden); ACCUMULATORS];
+            self.pending = vec![Changes::NONE; ACCUMULATORS];
+            self.current = vec![false; ACCUMULATORS];
         }
         self.accumulators[0].refresh(net, root.board());
+        self.current[0] = true;
     }
 
     /// The static evaluation of `pos`, `ply` plies from the root, from the side to move.
@@ -79,6 +87,15 @@ impl ThreadData {
         match &self.nnue {
             None => evaluate_with(pos, &mut self.pawn_cache),
             Some(net) => {
+                if !self.current[ply] {
+                    Self::catch_up(
+                        net,
+                        &mut self.accumulators,
+                        &self.pending,
+                        &mut self.current,
+                        ply,
+                    );
+                }
                 let acc = &self.accumulators[ply];
                 #[cfg(test)]
                 {
@@ -101,7 +118,7 @@ impl ThreadData {
     #[inline]
     pub fn push_move(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
         let child = self.stack.push_move(pos, m, ply);
-        self.follow(pos, &child, ply);
+        self.follow(pos.turn(), m, ply);
         child
     }
 
@@ -115,7 +132,7 @@ impl ThreadData {
     pub fn play_in_quiescence(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.follow(pos, &child, ply);
+        self.follow(pos.turn(), m, ply);
         child
     }
 
@@ -124,8 +141,8 @@ impl ThreadData {
     pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
         let floor = self.stack.push_null(pos, ply);
         if self.nnue.is_some() {
-            let (below, above) = self.accumulators.split_at_mut(ply + 1);
-            above[0].copy_from(&below[ply]);
+            self.pending[ply + 1] = Changes::NONE;
+            self.current[ply + 1] = false;
         }
         floor
     }
@@ -134,12 +151,34 @@ impl ThreadData {
         self.stack.pop_null(ply, floor);
     }
 
-    /// The accumulator of the child at `ply + 1` from the parent's at `ply`.
+    /// Notes `m`, played by `mover` at `ply`: the child's sums are made only when it is
+    /// evaluated (`catch_up`).
     #[inline]
-    fn follow(&mut self, parent: &Chess, child: &Chess, ply: usize) {
-        if let Some(net) = &self.nnue {
-            let (below, above) = self.accumulators.split_at_mut(ply + 1);
-            above[0].update_from(net, &below[ply], parent.board(), child.board());
+    fn follow(&mut self, mover: Color, m: Move, ply: usize) {
+        if self.nnue.is_some() {
+            self.pending[ply + 1] = Changes::of_move(mover, m);
+            self.current[ply + 1] = false;
+        }
+    }
+
+    /// Brings the sums at `ply` up to date: from the nearest ply above it whose sums are,
+    /// each ply's move applied in turn (the root's are always, from `use_net`). Every ply
+    /// between was entered by the current line, whose moves `follow` marked not current.
+    fn catch_up(
+        net: &Network,
+        accumulators: &mut [Accumulator],
+        pending: &[Changes],
+        current: &mut [bool],
+        ply: usize,
+    ) {
+        let mut from = ply;
+        while from > 0 && !current[from] {
+            from -= 1;
+        }
+        for p in from + 1..=ply {
+            let (below, above) = accumulators.split_at_mut(p);
+            above[0].apply(net, &below[p - 1], &pending[p]);
+            current[p] = true;
         }
     }
 }
