@@ -527,6 +527,35 @@ mod tests {
         assert!(outputs > 1000, "{outputs} outputs compared");
     }
 
+    /// Boards that are no move apart: a piece taken off alone, put on alone, or one piece
+    /// taken off and two put on, take the row-by-row arm of the update, and more than two
+    /// changes a refresh; each gives a refresh's sums.
+    #[test]
+    fn updates_between_boards_no_move_apart_equal_a_refresh() {
+        let net = test_net(Activation::SCReLU);
+        let start = Chess::default();
+        let mut parent = Accumulator::default();
+        parent.refresh(&net, start.board());
+        let mut fewer = start.board().clone();
+        fewer.discard_piece_at(Square::D1);
+        let mut more = start.board().clone();
+        more.set_piece_at(Square::E4, Piece::from_char('N').unwrap());
+        let mut swapped = fewer.clone();
+        swapped.set_piece_at(Square::E4, Piece::from_char('q').unwrap());
+        swapped.set_piece_at(Square::E5, Piece::from_char('q').unwrap());
+        let mut emptied = start.board().clone();
+        for sq in [Square::A2, Square::B2, Square::C2] {
+            emptied.discard_piece_at(sq);
+        }
+        for after in [fewer, more, swapped, emptied] {
+            let mut child = Accumulator::default();
+            child.update_from(&net, &parent, start.board(), &after);
+            let mut fresh = Accumulator::default();
+            fresh.refresh(&net, &after);
+            assert_eq!(child, fresh, "{after:?}");
+        }
+    }
+
     /// A position and its colour flip (board mirrored, colours swapped, the other side to
     /// move) get the same evaluation: the network sees each side from its own view.
     #[test]
