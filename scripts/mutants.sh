@@ -39,6 +39,8 @@ syzygy|src/search/syzygy.rs|syzygy
 strength|src/play/strength.rs|strength
 accumulator|src/eval/accumulator.rs|nnue
 connect4|src/connect4/*.rs|connect4
+tactical|src/basics/tactical.rs|perft_suites search_properties
+correction|src/search/correction.rs|switched_on
 "
 
 die() { echo "mutants.sh: error: $*" >&2; exit 2; }
