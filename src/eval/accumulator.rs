@@ -463,11 +463,16 @@ mod tests {
 
     /// Where the CPU has AVX2, the code compiled for it gives exactly the portable code's
     /// integers: sums refreshed and updated over random games, and the outputs of both
-    /// activations, with a hidden size that leaves a remainder past any vector width and
-    /// output weights over the whole i16 range.
+    /// activations, with hidden sizes that leave a remainder past any vector width (and, at
+    /// 300, more than one of the output's i32 chunks) and output weights over the whole i16
+    /// range.
     #[test]
     fn the_avx2_code_gives_the_portable_codes_integers() {
-        let hidden = 37;
+        avx2_against_portable(37);
+        avx2_against_portable(300);
+    }
+
+    fn avx2_against_portable(hidden: usize) {
         let mut rng = Lcg(7);
         let mut net = test_net(Activation::SCReLU);
         net.hidden = hidden;
