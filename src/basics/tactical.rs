@@ -12,12 +12,23 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knig
 /// Every legal capture and promotion of `pos`, which must not be in check (a position in
 /// check takes all its evasions from `legal_moves`).
 pub fn tactical_moves(pos: &Chess) -> MoveList {
-    debug_assert!(!pos.is_check());
-    let mut moves = pos.en_passant_moves();
+    let mut moves = MoveList::new();
+    tactical_moves_into(pos, &mut moves);
+    moves
+}
+
+/// `tactical_moves` written into `moves` (which must be empty), so that the caller's list is
+/// filled in place rather than copied back.
+pub fn tactical_moves_into(pos: &Chess, moves: &mut MoveList) {
+    debug_assert!(!pos.is_check() && moves.is_empty());
+    // Most positions have no en passant square, and no list is handed back to copy then.
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
-        return moves;
+        return;
     };
     let them = board.by_color(!us);
     let occupied = board.occupied();
@@ -92,7 +103,6 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
             _ => true,
         });
     }
-    moves
 }
 
 fn pawn_move(from: Square, to: Square, capture: Option<Role>, promotion: Option<Role>) -> Move {

@@ -1,6 +1,6 @@
 //! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 use shakmaty_syzygy::Wdl;
 
 use super::correction::corrected;
@@ -14,7 +14,7 @@ use super::searcher::Searcher;
 use super::see::loses_by_exchange;
 use super::tt::{Bound, EVAL_LIMIT, PackedMove};
 use crate::basics::position::{child_zobrist, gives_check};
-use crate::basics::tactical::tactical_moves;
+use crate::basics::tactical::tactical_moves_into;
 use crate::eval::pawn_key;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
@@ -598,27 +598,28 @@ impl Searcher<'_> {
             alpha = alpha.max(best);
         }
 
-        let mut moves = if in_check {
-            let evasions = pos.legal_moves();
-            if evasions.is_empty() {
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
                 return mated_in(ply);
             }
-            evasions
         } else {
-            // Only captures and promotions that do not lose material by exchange.
-            let mut tactical = tactical_moves(pos);
+            // Only captures and promotions that do not lose material by exchange, written
+            // into the list in place.
+            tactical_moves_into(pos, &mut moves);
             if self.prune {
-                tactical.retain(|m| is_good_tactical(pos, *m));
+                moves.retain(|m| is_good_tactical(pos, *m));
             }
-            tactical
-        };
-        let picker = if self.prune && !in_check {
+        }
+        let mut picker = if self.prune && !in_check {
             Picker::known_good(pos, &mut moves, tt_move)
         } else {
             Picker::new(pos, &mut moves, tt_move, None)
         };
         let mut best_move = None;
-        for m in picker {
+        // By reference, as in `negamax`: the picker is not copied into the loop.
+        for m in picker.by_ref() {
             let child = self.td.play_in_quiescence(pos, m, ply);
             let child_key = if with_table {
                 child_zobrist(pos, key, m, &child)

@@ -300,42 +300,45 @@ impl<'a> Picker<'a> {
     ) -> Picker<'a> {
         let killers = quiet.map_or([None; 2], |q| q.killers).map(Marked::new);
         let counter = Marked::new(quiet.and_then(|q| q.counter));
-        let keys = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| key(optimistic_score(m, tt_move, killers, counter, quiet), i))
-            .collect();
-        Picker {
+        // The keys are written in place: a list collected first would be copied in.
+        let mut picker = Picker {
             pos,
             moves,
-            keys,
+            keys: ArrayVec::new(),
             next: 0,
             check_exchanges: true,
-        }
+        };
+        picker.keys.extend(
+            picker
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| key(optimistic_score(m, tt_move, killers, counter, quiet), i)),
+        );
+        picker
     }
 
     /// Orders captures and promotions the caller has already found not to lose material
     /// (quiescence), the table's move first: no exchange is evaluated a second time.
     pub fn known_good(pos: &'a Chess, moves: &'a mut MoveList, tt_move: PackedMove) -> Picker<'a> {
-        let keys = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| {
+        let mut picker = Picker {
+            pos,
+            moves,
+            keys: ArrayVec::new(),
+            next: 0,
+            check_exchanges: false,
+        };
+        picker
+            .keys
+            .extend(picker.moves.iter().enumerate().map(|(i, &m)| {
                 let score = if tt_move.matches(m) {
                     TT_MOVE
                 } else {
                     GOOD_TACTICAL + mvv_lva(m)
                 };
                 key(score, i)
-            })
-            .collect();
-        Picker {
-            pos,
-            moves,
-            keys,
-            next: 0,
-            check_exchanges: false,
-        }
+            }));
+        picker
     }
 }
 
