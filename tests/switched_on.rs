@@ -33,6 +33,7 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
             "fewer late moves when not improving",
             vec![("lmp_not_improving_percent", 50)],
         ),
+        ("continuation history", vec![("continuation_history", 1)]),
     ]
 }
 

@@ -5,7 +5,7 @@ use shakmaty_syzygy::Wdl;
 
 use super::correction::corrected;
 use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
+use super::ordering::{Picker, Previous, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
 use super::score::{
     DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
@@ -323,12 +323,18 @@ impl Searcher<'_> {
         let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
         let mut tried = Tried::new();
         let frame = *self.td.stack.at(ply);
-        let previous = frame.played;
+        let previous = Previous {
+            one: frame.played,
+            two: self.td.stack.at(ply - 1).played,
+        };
         let order = QuietOrder {
             heuristics: &self.td.heuristics,
             killers: frame.killers,
             side: pos.turn(),
-            counter: previous.and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
+            counter: previous
+                .one
+                .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
+            continuation: previous.bases(pos.turn()),
         };
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{capture_history_on, is_tactical};
+use super::ordering::{Previous, capture_history_on, is_tactical};
 use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove};
 
@@ -50,8 +50,9 @@ pub(super) struct Node<'p> {
     pub pos: &'p Chess,
     pub ply: usize,
     pub depth: i32,
-    /// The move that led here, for the counter-move table.
-    pub previous: Option<Move>,
+    /// The moves that led here: the last for the counter-move table, both for continuation
+    /// history.
+    pub previous: Previous,
 }
 
 /// What a move's score did to its node.
@@ -140,17 +141,22 @@ impl Searcher<'_> {
         depth: i32,
         m: Move,
         quiets_tried: &[Move],
-        previous: Option<Move>,
+        previous: Previous,
     ) {
         if is_tactical(m) {
             return;
         }
         self.td.stack.add_killer(ply, m);
-        self.td
-            .heuristics
-            .on_cutoff(pos.turn(), depth, m, quiets_tried);
-        if let Some(p) = previous {
-            self.td.heuristics.set_counter(pos.turn(), p, m);
+        let side = pos.turn();
+        self.td.heuristics.on_cutoff(side, depth, m, quiets_tried);
+        if let Some(p) = previous.one {
+            self.td.heuristics.set_counter(side, p, m);
+        }
+        let bases = previous.bases(side);
+        if bases != [None; 2] {
+            self.td
+                .heuristics
+                .on_continuation_cutoff(bases, depth, m, quiets_tried);
         }
     }
 }

@@ -27,7 +27,16 @@ pub struct Heuristics {
     /// Per side, capturing piece, target square and captured piece: how often the capture
     /// cut off, with the same bounded update as the quiet history.
     captures: Box<[[[[i32; 6]; 64]; 6]; 2]>,
+    /// Continuation history (with `continuation_history` on): per distance back (the
+    /// opponent's last move, our move before it), side to move, and piece and target square
+    /// of that move, the quiet moves' records by piece and target square. Flat, indexed by
+    /// `continuation_base` plus `continuation_slot`: 2.4 MB, allocated zeroed by the first
+    /// cutoff that writes a record (empty until then: all records 0).
+    continuation: Vec<i32>,
 }
+
+/// Entries of the continuation history.
+const CONTINUATION_ENTRIES: usize = 2 * 2 * 6 * 64 * 6 * 64;
 
 impl Default for Heuristics {
     fn default() -> Heuristics {
@@ -35,7 +44,50 @@ impl Default for Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
             captures: Box::new([[[[0; 6]; 64]; 6]; 2]),
+            continuation: Vec::new(),
         }
+    }
+}
+
+/// Whether continuation history is on (`continuation_history` > 0).
+pub fn continuation_on() -> bool {
+    params::continuation_history() > 0
+}
+
+/// Where the records after `previous`, played `distance` (1 or 2) plies before a node
+/// where `side` moves, begin in the continuation table.
+fn continuation_base(side: Color, distance: usize, previous: Move) -> usize {
+    debug_assert!(distance == 1 || distance == 2);
+    ((((distance - 1) * 2 + side as usize) * 6 + previous.role() as usize - 1) * 64
+        + previous.to() as usize)
+        * 6
+        * 64
+}
+
+/// The place of `m`'s record from a base (`continuation_base`).
+fn continuation_slot(m: Move) -> usize {
+    (m.role() as usize - 1) * 64 + m.to() as usize
+}
+
+/// The two moves before a node that continuation history keys on: the opponent's last move
+/// and ours before it (None at the root's edge or after a null move).
+#[derive(Clone, Copy, Default)]
+pub struct Previous {
+    pub one: Option<Move>,
+    pub two: Option<Move>,
+}
+
+impl Previous {
+    /// The continuation table's bases for a node where `side` moves (None where a move is
+    /// missing, or with continuation history off).
+    pub fn bases(self, side: Color) -> [Option<usize>; 2] {
+        if !continuation_on() {
+            return [None; 2];
+        }
+        [
+            self.one.map(|p| continuation_base(side, 1, p)),
+            self.two.map(|p| continuation_base(side, 2, p)),
+        ]
     }
 }
 
@@ -119,8 +171,50 @@ impl Heuristics {
         *h += gravity(*h, bonus);
     }
 
+    /// The continuation history of the quiet move `m` after the moves at `bases` (see
+    /// `Previous::bases`): the sum of its records, 0 where a base is missing.
+    pub fn continuation(&self, bases: [Option<usize>; 2], m: Move) -> i32 {
+        if self.continuation.is_empty() {
+            return 0;
+        }
+        let slot = continuation_slot(m);
+        bases
+            .iter()
+            .flatten()
+            .map(|&b| self.continuation[b + slot])
+            .sum()
+    }
+
+    /// A quiet move cut off at `depth` after the moves at `bases`: its continuation records
+    /// gain the history bonus and those of the quiet moves `tried` before it lose as much.
+    pub fn on_continuation_cutoff(
+        &mut self,
+        bases: [Option<usize>; 2],
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+    ) {
+        if self.continuation.is_empty() {
+            self.continuation = vec![0; CONTINUATION_ENTRIES];
+        }
+        let bonus = history_bonus(depth);
+        for base in bases.into_iter().flatten() {
+            let mut adjust = |m: Move, bonus: i32| {
+                let h = &mut self.continuation[base + continuation_slot(m)];
+                *h += gravity(*h, bonus);
+            };
+            adjust(best, bonus);
+            for &m in tried {
+                if m != best {
+                    adjust(m, -bonus);
+                }
+            }
+        }
+    }
+
     /// Every entry back to its start (nothing learnt).
     pub fn clear(&mut self) {
+        self.continuation.fill(0);
         self.history.as_flattened_mut().as_flattened_mut().fill(0);
         self.counters
             .as_flattened_mut()
@@ -184,6 +278,8 @@ pub struct QuietOrder<'a> {
     pub side: Color,
     /// The counter move to the opponent's last move, if any.
     pub counter: Option<Move>,
+    /// The continuation table's bases of the node (`Previous::bases`).
+    pub continuation: [Option<usize>; 2],
 }
 
 /// Whether a capture or promotion does not lose material. Taking a piece worth at least the
@@ -219,7 +315,10 @@ impl Marked {
 /// A move's place in the order. A capture or promotion is scored as if it kept its material;
 /// the picker checks that by exchange only when the move comes up, which saves the exchange
 /// for every capture a cutoff makes unnecessary.
-fn optimistic_score(
+/// `CONTINUATION`: whether `quiet` has continuation bases to add (decided once per node, so
+/// that the search without continuation history scores its moves as it did).
+#[inline(always)]
+fn optimistic_score<const CONTINUATION: bool>(
     m: Move,
     tt_move: PackedMove,
     killers: [Marked; 2],
@@ -247,7 +346,16 @@ fn optimistic_score(
     } else if counter.is(m, packed) {
         COUNTER
     } else {
-        quiet.map_or(0, |q| q.heuristics.history_of(q.side, packed))
+        quiet.map_or(0, |q| {
+            let h = q.heuristics.history_of(q.side, packed);
+            if CONTINUATION {
+                // Kept inside the quiet moves' class, whatever the bound of a record.
+                (h + q.heuristics.continuation(q.continuation, m))
+                    .clamp(BAD_TACTICAL + 1, COUNTER - 1)
+            } else {
+                h
+            }
+        })
     }
 }
 
@@ -308,13 +416,22 @@ impl<'a> Picker<'a> {
             next: 0,
             check_exchanges: true,
         };
-        picker.keys.extend(
-            picker
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| key(optimistic_score(m, tt_move, killers, counter, quiet), i)),
-        );
+        let moves = picker.moves.iter().enumerate();
+        if quiet.is_some_and(|q| q.continuation != [None; 2]) {
+            picker.keys.extend(moves.map(|(i, &m)| {
+                key(
+                    optimistic_score::<true>(m, tt_move, killers, counter, quiet),
+                    i,
+                )
+            }));
+        } else {
+            picker.keys.extend(moves.map(|(i, &m)| {
+                key(
+                    optimistic_score::<false>(m, tt_move, killers, counter, quiet),
+                    i,
+                )
+            }));
+        }
         picker
     }
 
@@ -410,6 +527,83 @@ mod tests {
         assert_eq!(h.capture_history(Color::Black, takes_rook), 0);
     }
 
+    /// Every (distance, side, piece, square) of an earlier move has its own block of the
+    /// continuation table, and every piece and square its own record in it, all inside the
+    /// table; a cutoff after one earlier move leaves the records after another alone, and
+    /// records stay within the history bound.
+    #[test]
+    fn continuation_records_are_kept_apart_and_bounded() {
+        let mut seen = std::collections::HashSet::new();
+        let pieces = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        for distance in [1, 2] {
+            for side in Color::ALL {
+                for role in pieces {
+                    for to in shakmaty::Square::ALL {
+                        let previous = Move::Put { role, to };
+                        let base = continuation_base(side, distance, previous);
+                        assert!(seen.insert(base), "{distance} {side:?} {role:?} {to:?}");
+                        assert_eq!(base % (6 * 64), 0);
+                        assert!(base + 6 * 64 <= CONTINUATION_ENTRIES);
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len() * 6 * 64, CONTINUATION_ENTRIES);
+        let slots: std::collections::HashSet<usize> = pieces
+            .iter()
+            .flat_map(|&role| {
+                shakmaty::Square::ALL.map(|to| continuation_slot(Move::Put { role, to }))
+            })
+            .collect();
+        assert_eq!(slots.len(), 6 * 64);
+        assert!(slots.iter().all(|&s| s < 6 * 64));
+
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let (good, bad) = (moves[0], moves[1]);
+        let e5 = Move::Normal {
+            role: Role::Pawn,
+            from: shakmaty::Square::E7,
+            capture: None,
+            to: shakmaty::Square::E5,
+            promotion: None,
+        };
+        let d5 = Move::Normal {
+            role: Role::Pawn,
+            from: shakmaty::Square::D7,
+            capture: None,
+            to: shakmaty::Square::D5,
+            promotion: None,
+        };
+        let after_e5 = [Some(continuation_base(Color::White, 1, e5)), None];
+        let after_d5 = [Some(continuation_base(Color::White, 1, d5)), None];
+        let both = [after_e5[0], Some(continuation_base(Color::White, 2, d5))];
+        let mut h = Heuristics::default();
+        for i in 0..5000 {
+            h.on_continuation_cutoff(after_e5, 1 + i % 64, good, &[bad]);
+            let (g, b) = (
+                h.continuation(after_e5, good),
+                h.continuation(after_e5, bad),
+            );
+            assert!(0 < g && g <= params::history_max(), "{i}: {g}");
+            assert!(-params::history_max() <= b && b < 0, "{i}: {b}");
+        }
+        assert_eq!(h.continuation(after_d5, good), 0);
+        assert_eq!(h.continuation([None; 2], good), 0);
+        assert_eq!(h.continuation(both, good), h.continuation(after_e5, good));
+        // The plain history is a table of its own.
+        assert_eq!(h.history(Color::White, good), 0);
+        h.clear();
+        assert_eq!(h.continuation(after_e5, good), 0);
+    }
+
     #[test]
     fn history_bonuses_grow_with_depth_and_entries_stay_within_the_bound() {
         let mut last = 0;
@@ -483,7 +677,10 @@ mod tests {
             .map(|&m| {
                 let killers = quiet.map_or([None; 2], |q| q.killers).map(Marked::new);
                 let counter = Marked::new(quiet.and_then(|q| q.counter));
-                let s = optimistic_score(m, tt_move, killers, counter, quiet);
+                let s = match quiet.is_some_and(|q| q.continuation != [None; 2]) {
+                    true => optimistic_score::<true>(m, tt_move, killers, counter, quiet),
+                    false => optimistic_score::<false>(m, tt_move, killers, counter, quiet),
+                };
                 if is_unchecked_tactical(s) && !is_good_tactical(pos, m) {
                     s - GOOD_TACTICAL + BAD_TACTICAL
                 } else {
@@ -553,6 +750,7 @@ mod tests {
                         killers,
                         side,
                         counter,
+                        continuation: [None; 2],
                     };
                     let q = quiet.then_some(&q);
                     let mut list = moves.clone();
@@ -586,6 +784,7 @@ mod tests {
             killers: [Some(find("d2d4")), Some(find("g1f3"))],
             side: Color::White,
             counter: None,
+            continuation: [None; 2],
         };
         let mut list = moves.clone();
         let order: Vec<String> = Picker::new(&pos, &mut list, PackedMove::NONE, Some(&q))

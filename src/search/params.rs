@@ -125,6 +125,10 @@ search_params! {
     /// Capture history: a capture's entry (at most `history_max` either way) divided by this
     /// is added to its place among captures (0: no capture history).
     capture_history_divisor = 0, 0..=1024;
+    /// Continuation history: a quiet move is ordered by its history plus its records after
+    /// the opponent's last move and our move before it, kept per piece and target square of
+    /// both (0: off).
+    continuation_history = 0, 0..=1;
     /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
     /// (and never above `history_max`).
     history_bonus_quadratic = 1, 1..=64;

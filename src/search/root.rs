@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{Picker, QuietOrder};
+use super::ordering::{Picker, Previous, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::tt::PackedMove;
@@ -181,6 +181,11 @@ impl Searcher<'_> {
         let mut node = NodeBest::new(-INFINITY, alpha, alpha);
         let mut tried = Tried::new();
         let frame = *self.td.stack.at(0);
+        // The stack starts at the root: no move before it is known (both None).
+        let previous = Previous {
+            one: frame.played,
+            two: None,
+        };
         let order = QuietOrder {
             heuristics: &self.td.heuristics,
             killers: frame.killers,
@@ -188,6 +193,7 @@ impl Searcher<'_> {
             counter: frame
                 .played
                 .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
+            continuation: previous.bases(pos.turn()),
         };
         let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
@@ -214,7 +220,7 @@ impl Searcher<'_> {
                 pos,
                 ply: 0,
                 depth,
-                previous: frame.played,
+                previous,
             };
             let step = self.record(&mut node, &at, m, score, beta, &mut tried);
             if step != Step::Worse {
