@@ -15,8 +15,10 @@ const GOOD_TACTICAL: i32 = 100_000;
 const KILLER_1: i32 = 90_000;
 const KILLER_2: i32 = 89_000;
 const COUNTER: i32 = 88_000;
-/// Captures that lose material by static exchange come after every quiet move.
-const BAD_TACTICAL: i32 = -100_000;
+/// Captures that lose material by static exchange come after every quiet move: a quiet
+/// score (history and continuation records, clamped inside ±`COUNTER`) stays above -88,000,
+/// a losing capture (this plus under 30,000 of MVV-LVA and capture history) below -170,000.
+const BAD_TACTICAL: i32 = -200_000;
 
 /// What quiet moves caused cutoffs before: per side, from-square and to-square a score that
 /// grows with the depth of each cutoff; per side, and per piece and square of the opponent's
@@ -351,7 +353,7 @@ fn optimistic_score<const CONTINUATION: bool>(
             if CONTINUATION {
                 // Kept inside the quiet moves' class, whatever the bound of a record.
                 (h + q.heuristics.continuation(q.continuation, m))
-                    .clamp(BAD_TACTICAL + 1, COUNTER - 1)
+                    .clamp(-(COUNTER - 1), COUNTER - 1)
             } else {
                 h
             }
