@@ -88,3 +88,17 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
 }
+
+/// Node-share time management (`node_share_base = 150`) changes no fixed-depth search, so it
+/// is checked here by what it does to the soft limit: a best move that took all the root's
+/// nodes gets two thirds of it, one that took half 135%, one that took none about twice, and
+/// a share past 100 (impossible) counts as 100. Off again, 100% whatever the share.
+#[test]
+fn node_share_scales_the_soft_limit_when_switched_on() {
+    use ferrum::search::time::node_share_percent;
+    params::set("node_share_base", 150).unwrap();
+    let percents = [100, 50, 0, 1000].map(node_share_percent);
+    params::set("node_share_base", 0).unwrap();
+    assert_eq!(percents, [67, 135, 202, 67]);
+    assert!((0..=100).all(|s| node_share_percent(s) == 100));
+}

@@ -13,7 +13,7 @@ use super::root::{RootMoves, shown_score};
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::thread::ThreadData;
-use super::time::{Clock, Limits, soft_time_percent};
+use super::time::{Clock, Limits, node_share_percent, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::basics::position::{Game, zobrist};
 use crate::eval::nnue::Network;
@@ -491,7 +491,13 @@ fn main_search(
                     0
                 };
                 let drop = previous_score.map_or(0, |p| p - score);
-                clock.set_soft_percent(soft_time_percent(stable_iterations, drop));
+                let mut percent = soft_time_percent(stable_iterations, drop);
+                if depth as i32 >= params::node_share_min_depth()
+                    && let Some(share) = best.and_then(|b| searcher.node_share(b))
+                {
+                    percent = percent * node_share_percent(share) / 100;
+                }
+                clock.set_soft_percent(percent);
             }
             previous_best = pv.first().copied();
             previous_score = (!is_mate(score)).then_some(score);

@@ -150,6 +150,12 @@ search_params! {
     max_moves_to_go = 50, 10..=100;
     /// The hard limit may stretch to this many soft limits ...
     hard_per_soft = 4, 1..=10;
+    /// Node-share time management: after an iteration at `node_share_min_depth` or deeper,
+    /// the soft limit is scaled by (base - share of the root's nodes below the best move, in
+    /// percent) x scale / 100, in percent (base 0: off).
+    node_share_base = 0, 0..=300;
+    node_share_scale = 135, 10..=400;
+    node_share_min_depth = 6, 1..=20;
     /// ... but never past this share of the clock (percent), on the last move before the
     /// time control this one.
     hard_share_of_clock = 60, 10..=95;
