@@ -21,6 +21,9 @@ const HISTORY_BONUS: [(&str, i32); 3] = [
 fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
     let mut history_lmr = HISTORY_BONUS.to_vec();
     history_lmr.push(("lmr_history_divisor", 8192));
+    let mut history_pruning = HISTORY_BONUS.to_vec();
+    history_pruning.push(("history_prune_max_depth", 3));
+    history_pruning.push(("history_prune_margin", 2048));
     vec![
         ("singular extensions", vec![("singular_min_depth", 8)]),
         ("exchange pruning", vec![("see_prune_max_depth", 8)]),
@@ -34,6 +37,7 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
             vec![("lmp_not_improving_percent", 50)],
         ),
         ("continuation history", vec![("continuation_history", 1)]),
+        ("history pruning", history_pruning),
     ]
 }
 

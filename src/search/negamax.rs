@@ -336,6 +336,7 @@ impl Searcher<'_> {
                 .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
             continuation: previous.bases(pos.turn()),
         };
+        let continuation = order.continuation;
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.
         let mut picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
@@ -349,6 +350,13 @@ impl Searcher<'_> {
                     && tried.quiets.len() >= late_move_count(depth, improving);
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= node.alpha;
+                // History pruning: a quiet move whose history (and continuation records)
+                // says it keeps failing is skipped as a late one would be.
+                if !late && depth <= params::history_prune_max_depth() {
+                    let h = self.td.heuristics.history(pos.turn(), m)
+                        + self.td.heuristics.continuation(continuation, m);
+                    late = h < -params::history_prune_margin() * depth;
+                }
             }
             // Exchange pruning: a move that loses too much material by exchange is skipped,
             // once a move has been searched, at PV nodes too and even if it gives check.

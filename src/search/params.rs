@@ -85,6 +85,11 @@ search_params! {
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
     lmp_base_moves = 3, 0..=12;
+    /// History pruning: up to this depth (0: off), once a move has been searched, a quiet
+    /// move whose history plus continuation records is below -margin x depth is skipped (a
+    /// check still searched).
+    history_prune_max_depth = 0, 0..=8;
+    history_prune_margin = 4096, 256..=32768;
     /// ... and when the position is not improving, this percentage of that count (100: the
     /// same count either way).
     lmp_not_improving_percent = 100, 25..=100;
