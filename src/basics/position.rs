@@ -1,6 +1,7 @@
 //! A game position: shakmaty's `Chess`, its castling notation, and the Zobrist keys of the
 //! positions that led to it (for repetition draws).
 
+use super::changes::Changes;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -49,34 +50,14 @@ fn en_passant_key(pos: &Chess) -> u64 {
 pub fn child_zobrist(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
     let us = parent.turn();
     let mut key = key ^ Zobrist64::zobrist_for_white_turn().0 ^ en_passant_key(parent);
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            key ^= piece_key(from, role.of(us)) ^ piece_key(to, promotion.unwrap_or(role).of(us));
-            if let Some(victim) = capture {
-                key ^= piece_key(to, victim.of(!us));
-            }
-        }
-        Move::EnPassant { from, to } => {
-            let taken = Square::from_coords(to.file(), from.rank());
-            key ^= piece_key(from, us.pawn()) ^ piece_key(to, us.pawn());
-            key ^= piece_key(taken, (!us).pawn());
-        }
-        Move::Castle { king, rook } => {
-            // Chess960: the king may land where the rook stood and the other way round; the
-            // four terms cancel out correctly whatever the squares.
-            let side = CastlingSide::from_queen_side(rook < king);
-            let king_to = Square::from_coords(side.king_to_file(), king.rank());
-            let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
-            key ^= piece_key(king, us.king()) ^ piece_key(king_to, us.king());
-            key ^= piece_key(rook, us.rook()) ^ piece_key(rook_to, us.rook());
-        }
-        Move::Put { .. } => return zobrist(child),
+    if let Move::Put { .. } = m {
+        return zobrist(child);
+    }
+    // The pieces that moved (a Chess960 king or rook that stays where it is comes off and
+    // goes back on its square, and the two terms cancel).
+    let moved = Changes::of_move(us, m);
+    for &(piece, sq) in moved.removed().iter().chain(moved.added()) {
+        key ^= piece_key(sq, piece);
     }
     // Only a double push leaves an en passant square behind.
     key ^= en_passant_key(child);
