@@ -143,24 +143,23 @@ impl Heuristics {
     /// A quiet move refuted the position: reward its history; the quiet moves tried before
     /// it, which did not cut, are penalised.
     pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        self.reward(side, depth, best, tried, Heuristics::adjust);
+        self.reward(depth, best, tried, |h, m, bonus| h.adjust(side, m, bonus));
     }
 
     /// `best` gains the bonus of `depth` in a table and each other move of `tried` loses as
     /// much, through that table's `adjust`.
     fn reward(
         &mut self,
-        side: Color,
         depth: i32,
         best: Move,
         tried: &[Move],
-        adjust: fn(&mut Heuristics, Color, Move, i32),
+        mut adjust: impl FnMut(&mut Heuristics, Move, i32),
     ) {
         let bonus = history_bonus(depth);
-        adjust(self, side, best, bonus);
+        adjust(self, best, bonus);
         for &m in tried {
             if m != best {
-                adjust(self, side, m, -bonus);
+                adjust(self, m, -bonus);
             }
         }
     }
@@ -199,18 +198,11 @@ impl Heuristics {
         if self.continuation.is_empty() {
             self.continuation = vec![0; CONTINUATION_ENTRIES];
         }
-        let bonus = history_bonus(depth);
         for base in bases.into_iter().flatten() {
-            let mut adjust = |m: Move, bonus: i32| {
-                let h = &mut self.continuation[base + continuation_slot(m)];
-                *h += gravity(*h, bonus);
-            };
-            adjust(best, bonus);
-            for &m in tried {
-                if m != best {
-                    adjust(m, -bonus);
-                }
-            }
+            self.reward(depth, best, tried, |h, m, bonus| {
+                let e = &mut h.continuation[base + continuation_slot(m)];
+                *e += gravity(*e, bonus);
+            });
         }
     }
 
@@ -237,7 +229,9 @@ impl Heuristics {
     /// A move cut off at `depth` after the captures `tried` (which did not): a capture that
     /// cut gains capture history; the captures tried before it lose as much.
     pub fn on_capture_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        self.reward(side, depth, best, tried, Heuristics::adjust_capture);
+        self.reward(depth, best, tried, |h, m, bonus| {
+            h.adjust_capture(side, m, bonus)
+        });
     }
 
     fn adjust_capture(&mut self, side: Color, m: Move, bonus: i32) {
