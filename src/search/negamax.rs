@@ -327,15 +327,7 @@ impl Searcher<'_> {
             one: frame.played,
             two: self.td.stack.at(ply - 1).played,
         };
-        let order = QuietOrder {
-            heuristics: &self.td.heuristics,
-            killers: frame.killers,
-            side: pos.turn(),
-            counter: previous
-                .one
-                .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
-            continuation: previous.bases(pos.turn()),
-        };
+        let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
         let continuation = order.continuation;
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.

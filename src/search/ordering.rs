@@ -278,6 +278,25 @@ pub struct QuietOrder<'a> {
     pub continuation: [Option<usize>; 2],
 }
 
+impl<'a> QuietOrder<'a> {
+    /// The order of a node where `side` moves, with its ply's `killers`, after the moves
+    /// `previous`: the counter move and the continuation bases follow from them.
+    pub fn new(
+        heuristics: &'a Heuristics,
+        killers: [Option<Move>; 2],
+        side: Color,
+        previous: Previous,
+    ) -> QuietOrder<'a> {
+        QuietOrder {
+            heuristics,
+            killers,
+            side,
+            counter: previous.one.and_then(|p| heuristics.counter(side, p)),
+            continuation: previous.bases(side),
+        }
+    }
+}
+
 /// Whether a capture or promotion does not lose material. Taking a piece worth at least the
 /// taker is always fine; otherwise the exchange is played out.
 pub fn is_good_tactical(pos: &Chess, m: Move) -> bool {

@@ -186,15 +186,7 @@ impl Searcher<'_> {
             one: frame.played,
             two: None,
         };
-        let order = QuietOrder {
-            heuristics: &self.td.heuristics,
-            killers: frame.killers,
-            side: pos.turn(),
-            counter: frame
-                .played
-                .and_then(|p| self.td.heuristics.counter(pos.turn(), p)),
-            continuation: previous.bases(pos.turn()),
-        };
+        let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
         let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             let nodes_before = self.td.nodes;
