@@ -650,13 +650,7 @@ impl Searcher<'_> {
             }
         }
         if with_table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, alpha_orig, beta);
             let mv = best_move.map_or(PackedMove::NONE, PackedMove::new);
             self.tt
                 .store_shallow(key, mv, best, static_eval, bound, ply);

@@ -120,13 +120,7 @@ impl Searcher<'_> {
         if !self.use_tt {
             return;
         }
-        let bound = if node.score >= beta {
-            Bound::Lower
-        } else if node.score > node.alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(node.score, node.alpha_orig, beta);
         let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
             .store(key, packed, node.score, static_eval, depth, bound, ply);

@@ -19,6 +19,19 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a fail-soft search's `score` is for a node entered with the window
+    /// (`alpha`, `beta`): a lower bound at beta or above, exact inside, an upper bound at
+    /// alpha or below.
+    pub fn of_result(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     /// Whether a score with this bound decides a node searched with the window
     /// (`alpha`, `beta`): exact, at least beta, or at most alpha.
     pub fn decides(self, score: i32, alpha: i32, beta: i32) -> bool {
