@@ -37,11 +37,10 @@ pub struct ThreadData {
     nnue: Option<Arc<Network>>,
     /// The accumulators of the current line, indexed by ply, sized once to the net. They are
     /// brought up to date only when a node is evaluated (many are not: a table hit gives the
-    /// evaluation, a cutoff comes first): `pending[ply]` is the move into `ply` and
-    /// `current[ply]` says whether `accumulators[ply]` already includes it.
+    /// evaluation, a cutoff comes first): `pending[ply]` is the move into `ply` while
+    /// `accumulators[ply]` does not include it yet, None once it does.
     accumulators: Vec<Accumulator>,
-    pending: Vec<Changes>,
-    current: Vec<bool>,
+    pending: Vec<Option<Changes>>,
     /// Evaluations checked against a full refresh (tests only).
     #[cfg(test)]
     pub net_checks: u64,
@@ -74,11 +73,10 @@ impl ThreadData {
             && self.accumulators[0].sums[0].len() == net.hidden;
         if !sized {
             self.accumulators = vec![Accumulator::with_hidden(net.hidden); ACCUMULATORS];
-            self.pending = vec![Changes::NONE; ACCUMULATORS];
-            self.current = vec![false; ACCUMULATORS];
+            self.pending = vec![None; ACCUMULATORS];
         }
         self.accumulators[0].refresh(net, root.board());
-        self.current[0] = true;
+        self.pending[0] = None;
     }
 
     /// The static evaluation of `pos`, `ply` plies from the root, from the side to move.
@@ -87,14 +85,8 @@ impl ThreadData {
         match &self.nnue {
             None => evaluate_with(pos, &mut self.pawn_cache),
             Some(net) => {
-                if !self.current[ply] {
-                    Self::catch_up(
-                        net,
-                        &mut self.accumulators,
-                        &self.pending,
-                        &mut self.current,
-                        ply,
-                    );
+                if self.pending[ply].is_some() {
+                    Self::catch_up(net, &mut self.accumulators, &mut self.pending, ply);
                 }
                 let acc = &self.accumulators[ply];
                 #[cfg(test)]
@@ -141,8 +133,7 @@ impl ThreadData {
     pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
         let floor = self.stack.push_null(pos, ply);
         if self.nnue.is_some() {
-            self.pending[ply + 1] = Changes::NONE;
-            self.current[ply + 1] = false;
+            self.pending[ply + 1] = Some(Changes::NONE);
         }
         floor
     }
@@ -156,29 +147,28 @@ impl ThreadData {
     #[inline]
     fn follow(&mut self, mover: Color, m: Move, ply: usize) {
         if self.nnue.is_some() {
-            self.pending[ply + 1] = Changes::of_move(mover, m);
-            self.current[ply + 1] = false;
+            self.pending[ply + 1] = Some(Changes::of_move(mover, m));
         }
     }
 
     /// Brings the sums at `ply` up to date: from the nearest ply above it whose sums are,
-    /// each ply's move applied in turn (the root's are always, from `use_net`). Every ply
-    /// between was entered by the current line, whose moves `follow` marked not current.
+    /// each ply's pending move applied in turn (the root's are always, from `use_net`).
+    /// Every ply between was entered by the current line, whose moves `follow` left pending.
     fn catch_up(
         net: &Network,
         accumulators: &mut [Accumulator],
-        pending: &[Changes],
-        current: &mut [bool],
+        pending: &mut [Option<Changes>],
         ply: usize,
     ) {
         let mut from = ply;
-        while from > 0 && !current[from] {
+        while from > 0 && pending[from].is_some() {
             from -= 1;
         }
         for p in from + 1..=ply {
-            let (below, above) = accumulators.split_at_mut(p);
-            above[0].apply(net, &below[p - 1], &pending[p]);
-            current[p] = true;
+            if let Some(changes) = pending[p].take() {
+                let (below, above) = accumulators.split_at_mut(p);
+                above[0].apply(net, &below[p - 1], &changes);
+            }
         }
     }
 }
