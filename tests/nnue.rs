@@ -224,25 +224,24 @@ fn eval_shows_the_net_next_to_the_hand_written_terms() {
     assert!(!plain.contains("nnue"), "{plain}");
 }
 
-/// `go` under `UCI_LimitStrength` searches with the hand-written evaluation its node budgets
-/// were measured with: the same nodes with `UseNNUE` on and off.
+/// `go` under `UCI_LimitStrength` searches with the evaluation `UseNNUE` selects: at 2050
+/// (one line, a budget above these searches) a depth-4 search visits the nodes of the full
+/// strength search with the same evaluation, and the two evaluations visit different ones.
 #[test]
-fn limit_strength_keeps_the_hand_written_evaluation() {
+fn limit_strength_evaluates_as_use_nnue_says() {
     let limit = [
         "setoption name UCI_LimitStrength value true",
         "setoption name UCI_Elo value 2050",
     ];
     let on = [&limit[..], &["setoption name UseNNUE value true"]].concat();
     let off = [&limit[..], &["setoption name UseNNUE value false"]].concat();
-    let (with_net_on, _) = nodes_after(&on, KIWIPETE, 4);
-    let (with_net_off, _) = nodes_after(&off, KIWIPETE, 4);
-    assert_eq!(with_net_on, with_net_off);
+    let (limited_net, _) = nodes_after(&on, KIWIPETE, 4);
+    let (limited_hand_written, _) = nodes_after(&off, KIWIPETE, 4);
     let (full_strength, _) = nodes_after(&[], KIWIPETE, 4);
     let (hand_written, _) = nodes_after(&["setoption name UseNNUE value false"], KIWIPETE, 4);
-    assert_ne!(
-        full_strength, hand_written,
-        "the net is not used at full strength"
-    );
+    assert_eq!(limited_net, full_strength);
+    assert_eq!(limited_hand_written, hand_written);
+    assert_ne!(limited_net, limited_hand_written, "one evaluation for both");
 }
 
 /// The node count at the end of suite line `id`.

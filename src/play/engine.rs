@@ -184,14 +184,7 @@ impl Engine {
             Ok(Change::SyzygyPath(path)) => self.load_tables(&path),
             Ok(Change::SyzygyProbeDepth(d)) => self.options.syzygy_probe_depth = d,
             Ok(Change::SyzygyProbeLimit(n)) => self.options.syzygy_probe_limit = n,
-            Ok(Change::LimitStrength(on)) => {
-                // The weakened play searches with the hand-written evaluation (see
-                // `start_search`), so the table's static evaluations change with it.
-                if on != self.options.limit_strength && self.search_net().is_some() {
-                    self.tt.clear();
-                }
-                self.options.limit_strength = on;
-            }
+            Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
             Ok(Change::UseNnue(on)) => self.set_use_nnue(on),
             Ok(Change::EvalFile(spec)) => self.load_net(&spec),
@@ -224,15 +217,9 @@ impl Engine {
         }
         self.options.use_nnue = on;
         match (&self.net, on) {
-            (Some(net), true) => self.out.info_string(&format!(
-                "NNUE evaluation with the {}{}",
-                net.describe(),
-                if self.options.limit_strength {
-                    " (UCI_LimitStrength plays with the hand-written evaluation)"
-                } else {
-                    ""
-                }
-            )),
+            (Some(net), true) => self
+                .out
+                .info_string(&format!("NNUE evaluation with the {}", net.describe())),
             (None, true) => self.out.info_string(
                 "error: UseNNUE: no net is loaded (set EvalFile); the hand-written evaluation stays",
             ),
@@ -393,9 +380,7 @@ impl Engine {
             probe_limit: self.options.syzygy_probe_limit,
             threads,
             searchmoves,
-            // The node budgets of `UCI_LimitStrength` were calibrated by games with the
-            // hand-written evaluation (README, "Playing strength"), so it keeps that one.
-            net: self.search_net().filter(|_| strength.is_none()),
+            net: self.search_net(),
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
