@@ -532,4 +532,26 @@ mod tests {
         assert_eq!(keys.len(), 5);
         assert_eq!(keys[0], keys[4]);
     }
+
+    /// A repetition inside the search tree is a draw at once; one of positions before the
+    /// root only as a threefold; only even distances within the halfmove clock count.
+    #[test]
+    fn repetitions_in_the_tree_draw_at_once_and_before_the_root_at_the_third() {
+        let (a, b, c, d) = (11, 22, 33, 44);
+        let twice = [a, b, c, d, a];
+        // The earlier occurrence 4 plies back lies inside a tree of 4 plies: drawn.
+        assert!(is_repetition_draw(&twice, 4, 4));
+        assert!(is_repetition_draw(&twice, 4, 6));
+        // Before the root (a tree of 3 plies or none): a second occurrence is not enough.
+        assert!(!is_repetition_draw(&twice, 4, 3));
+        assert!(!is_repetition_draw(&twice, 4, 0));
+        // A third occurrence is, wherever the earlier two are.
+        let thrice = [a, b, c, d, a, b, c, d, a];
+        assert!(is_repetition_draw(&thrice, 8, 0));
+        // The clock bounds the look back: an irreversible move 3 plies ago hides both.
+        assert!(!is_repetition_draw(&thrice, 3, 8));
+        // Only positions with the same side to move (an even distance) count.
+        let e = 55;
+        assert!(!is_repetition_draw(&[a, b, c, d, e, a], 5, 8));
+    }
 }
