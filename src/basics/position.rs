@@ -468,15 +468,34 @@ mod tests {
         let g = Game::from_fen("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", false).unwrap();
         assert_eq!(g.mode, CastlingMode::Standard);
         assert!(g.parse_move("e1g1").is_err());
+        assert_eq!(fen_of(&g), "4k3/8/8/8/8/8/8/4K1R1 w - - 0 1");
     }
 
     #[test]
     fn impossible_double_check_is_accepted() {
-        assert!(Game::from_fen("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", false).is_ok());
+        let fen = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+        let g = Game::from_fen(fen, false).unwrap();
+        assert_eq!(fen_of(&g), fen);
+        assert!(g.pos.is_check());
     }
 
     fn fen_of(g: &Game) -> String {
         Fen::from_position(&g.pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// Drawn by rule: bare kings; fifty moves (a hundred plies) unless the last one mates.
+    #[test]
+    fn draws_by_rule_are_insufficient_material_and_fifty_moves_without_mate() {
+        let draw = |fen: &str| {
+            let g = Game::from_fen(fen, false).unwrap();
+            is_draw_by_rule(&g.pos, &[1], 0)
+        };
+        assert!(draw("8/8/4k3/8/8/4K3/8/8 w - - 0 1"));
+        assert!(!draw("8/8/4k3/8/8/4K3/4P3/8 w - - 99 80"));
+        assert!(draw("8/8/4k3/8/8/4K3/4P3/8 w - - 100 80"));
+        // Mated on the hundredth ply: the mate stands.
+        assert!(!draw("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80"));
+        assert!(draw("6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80"));
     }
 
     #[test]
