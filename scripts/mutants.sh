@@ -25,7 +25,9 @@ OUT="${OUT:-$repo/../ferrum-data/mutants}"
 TIMEOUT="${TIMEOUT:-120}"
 TIMEOUT2="${TIMEOUT2:-300}"
 
-# module | files (globs, separated by spaces) | end-to-end test targets for pass 2
+# module | files (globs, separated by spaces) | end-to-end test targets for pass 2 |
+# optional: the unit tests pass 1 runs (name filters; then built by the `mutants-quick`
+# profile, as so few tests run that the build is most of a mutant's time; pass 2 runs them all)
 MODULES="
 datagen|src/learn/datagen.rs src/learn/adjudication.rs|datagen_labels
 packed|src/learn/packed.rs|nnue
@@ -38,7 +40,7 @@ options|src/uci/options.rs|uci_session uci_state
 syzygy|src/search/syzygy.rs|syzygy
 strength|src/play/strength.rs|strength
 accumulator|src/eval/accumulator.rs|nnue
-connect4|src/connect4/*.rs|connect4
+connect4|src/connect4/*.rs|connect4|connect4 negamax tree
 tactical|src/basics/tactical.rs|perft_suites search_properties
 correction|src/search/correction.rs|switched_on
 "
@@ -73,11 +75,20 @@ for name in "${wanted[@]}"; do
     [[ -n "$line" ]] || die "unknown module '$name' (see --list)"
     files="$(echo "$line" | cut -d'|' -f2)"
     tests="$(echo "$line" | cut -d'|' -f3)"
+    filters="$(echo "$line" | cut -d'|' -f4)"
     out="$OUT/$name"
     mkdir -p "$out"
     file_args=()
     for f in $files; do file_args+=(--file "$f"); done
-    common=("${file_args[@]}" --profile mutants --jobs 1 --output "$out")
+    common=("${file_args[@]}" --jobs 1 --output "$out")
+    # Pass 1: all unit tests, or only the module's own (and a quicker build) where it names them.
+    pass1=("${common[@]}" --profile mutants --timeout "$TIMEOUT")
+    unit=(--lib)
+    if [[ -n "$filters" ]]; then
+        pass1=("${common[@]}" --profile mutants-quick --timeout "$TIMEOUT")
+        read -r -a names <<< "$filters"
+        unit=(--lib -- "${names[@]}")
+    fi
     listing="$(cargo mutants --list "${file_args[@]}")" || die "cannot list the mutants of $name"
     total="$(printf '%s\n' "$listing" | sed '/^$/d' | wc -l)"
     resuming=0
@@ -101,11 +112,11 @@ for name in "${wanted[@]}"; do
         if [[ ! -f "$out/pass1.done" ]]; then
             if [[ $resuming == 1 ]]; then
                 keep_unviable
-                echo "== $name: pass 1 resumed ($files, $total mutants, unit tests)"
-                run_mutants "${common[@]}" --timeout "$TIMEOUT" --iterate -- --lib
+                echo "== $name: pass 1 resumed ($files, $total mutants, unit tests ${filters:-all})"
+                run_mutants "${pass1[@]}" --iterate -- "${unit[@]}"
             else
-                echo "== $name: pass 1 ($files, $total mutants, unit tests)"
-                run_mutants "${common[@]}" --timeout "$TIMEOUT" -- --lib
+                echo "== $name: pass 1 ($files, $total mutants, unit tests ${filters:-all})"
+                run_mutants "${pass1[@]}" -- "${unit[@]}"
             fi
             keep_unviable
             touch "$out/pass1.done"
@@ -114,7 +125,7 @@ for name in "${wanted[@]}"; do
             targets=(--lib)
             for t in $tests; do targets+=(--test "$t"); done
             echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, })"
-            run_mutants "${common[@]}" --timeout "$TIMEOUT2" --iterate -- "${targets[@]}"
+            run_mutants "${common[@]}" --profile mutants --timeout "$TIMEOUT2" --iterate -- "${targets[@]}"
         fi
         touch "$out/module.done"
     fi
