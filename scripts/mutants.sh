@@ -82,13 +82,12 @@ for name in "${wanted[@]}"; do
     for f in $files; do file_args+=(--file "$f"); done
     common=("${file_args[@]}" --jobs 1 --output "$out")
     # Pass 1: all unit tests, or only the module's own (and a quicker build) where it names them.
-    pass1=("${common[@]}" --profile mutants --timeout "$TIMEOUT")
-    unit=(--lib)
+    profile=mutants unit=(--lib)
     if [[ -n "$filters" ]]; then
-        pass1=("${common[@]}" --profile mutants-quick --timeout "$TIMEOUT")
         read -r -a names <<< "$filters"
-        unit=(--lib -- "${names[@]}")
+        profile=mutants-quick unit=(--lib -- "${names[@]}")
     fi
+    pass1=("${common[@]}" --profile "$profile" --timeout "$TIMEOUT")
     listing="$(cargo mutants --list "${file_args[@]}")" || die "cannot list the mutants of $name"
     total="$(printf '%s\n' "$listing" | sed '/^$/d' | wc -l)"
     resuming=0

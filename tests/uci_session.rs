@@ -255,14 +255,11 @@ fn mates_in_one_two_and_three_are_found_with_the_right_score() {
 
 #[test]
 fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
-    let deepest = |lines: &[String]| {
-        lines
-            .iter()
-            .filter_map(|l| l.strip_prefix("info depth "))
-            .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
-            .max()
-            .unwrap()
+    let depth = |l: &String| -> Option<u32> {
+        let rest = l.strip_prefix("info depth ")?;
+        rest.split_whitespace().next()?.parse().ok()
     };
+    let deepest = |lines: &[String]| lines.iter().filter_map(depth).max().unwrap();
     let mut s = Session::start();
     // The ladder mates in two: `go mate 3` (which may go to depth 7) stops at the iteration
     // that first reports the mate (depth 4 or 5, as the evaluation orders the moves).
@@ -273,9 +270,7 @@ fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
     let first_mate = lines
         .iter()
         .filter(|l| l.contains(" score mate 2 "))
-        .filter_map(|l| l.strip_prefix("info depth "))
-        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
-        .next()
+        .find_map(depth)
         .unwrap();
     assert!(first_mate < 7, "{lines:?}");
     assert_eq!(deepest(&lines), first_mate, "{lines:?}");
