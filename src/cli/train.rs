@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::progress;
-use crate::eval::nnue::{Activation, MAX_BUCKETS};
+use crate::eval::nnue::{Activation, KingLayout, MAX_BUCKETS};
 use crate::learn::train::{self, Adam, Outputs, Params, Sample, Settings};
 
 #[derive(Args, Debug)]
@@ -22,6 +22,12 @@ pub struct TrainArgs {
     /// Output buckets by piece count, each with its own output weights (1-8; 1: none)
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub output_buckets: usize,
+    /// King buckets: each perspective's inputs by where its own king stands, with files
+    /// mirrored when it is on e-h (0: none, as the first nets; 1: mirroring only; 2: first
+    /// rank or not; 4: a1-b1, c1-d1, second rank, the rest). With 2 or 4 the first layer is
+    /// trained with rows shared by all buckets, added into each bucket's in the net
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub king_buckets: usize,
     /// The hidden layer's activation
     #[arg(long, value_name = "A", default_value = "screlu", value_parser = Activation::parse)]
     pub activation: Activation,
@@ -47,7 +53,8 @@ pub struct TrainArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Also train on each position without castling rights mirrored left to right (files a
-    /// and h swapped), which is worth the same; the held-out positions are not mirrored
+    /// and h swapped), which is worth the same; the held-out positions are not mirrored (not
+    /// with --king-buckets, whose inputs are mirrored already)
     #[arg(long)]
     pub mirror: bool,
     /// Continue from DIR/checkpoint.bin (same hidden size and activation)
@@ -61,6 +68,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         hidden: args.hidden,
         activation: args.activation,
         buckets: args.output_buckets,
+        kings: KingLayout::new(args.king_buckets).map_err(|e| format!("train: {e}"))?,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -80,6 +88,13 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
     {
         return Err(
             "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
+                .to_string(),
+        );
+    }
+    if s.mirror && s.kings.count() > 0 {
+        return Err(
+            "train: --mirror adds nothing with --king-buckets (each perspective's inputs are \
+             already mirrored by its king's file)"
                 .to_string(),
         );
     }
@@ -123,9 +138,10 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         if p.hidden != settings.hidden
             || p.activation != settings.activation
             || p.buckets != settings.buckets
+            || p.kings != settings.kings
         {
             return Err(
-                "train: the checkpoint's hidden size, activation or output buckets differ"
+                "train: the checkpoint's hidden size, activation, output or king buckets differ"
                     .to_string(),
             );
         }
@@ -136,17 +152,19 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             settings.hidden,
             settings.activation,
             settings.buckets,
+            settings.kings,
             settings.seed,
         );
         let n = p.v.len();
         (p, Adam::new(n), 0, Vec::new())
     };
     eprintln!(
-        "train: {} positions for training, {} held out; {}x2 {}, {} output bucket(s), {} epochs, batch {}, lr {}, wdl {}",
+        "train: {} positions for training, {} held out; {}x2 {}, {} king bucket(s), {} output bucket(s), {} epochs, batch {}, lr {}, wdl {}",
         samples.len(),
         valid.len(),
         settings.hidden,
         settings.activation.name(),
+        settings.kings.count(),
         settings.buckets,
         settings.epochs,
         settings.batch,
@@ -217,5 +235,12 @@ mod tests {
         assert!(settings(&parse(&["--lr", "0"]).unwrap()).is_err());
         let e = parse(&["--activation", "relu"]).err().unwrap_or_default();
         assert!(e.contains("unknown activation 'relu'"), "{e}");
+        assert_eq!(s.kings, KingLayout::NONE);
+        let four = settings(&parse(&["--king-buckets", "4"]).unwrap()).unwrap();
+        assert_eq!(four.kings.count(), 4);
+        let e = settings(&parse(&["--king-buckets", "3"]).unwrap()).unwrap_err();
+        assert!(e.contains("king buckets 3"), "{e}");
+        let e = settings(&parse(&["--king-buckets", "1", "--mirror"]).unwrap()).unwrap_err();
+        assert!(e.contains("--mirror"), "{e}");
     }
 }

@@ -2,19 +2,23 @@
 //! made from scratch at the root and brought up to date from the parent's on every move;
 //! `Network::evaluate` scores a position from sums made afresh. The sums are i16: a net is
 //! loaded only if no position's sums can leave that range (`nnue::widest_sum`), and the
-//! trainer writes only such nets.
+//! trainer writes only such nets. With king buckets (`nnue::KingLayout`) a perspective's
+//! inputs depend on its king's square: a move that takes that king into another bucket, or
+//! across the mirror line, needs the sums made afresh (`Network::crosses`).
 
-use shakmaty::{Board, Chess, Color, Piece, Position, Square};
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 #[cfg(target_arch = "x86_64")]
 use super::nnue::has_avx2;
-use super::nnue::{Network, add_row, feature, narrow_w2, widest_sum};
+use super::nnue::{Network, View, add_row, feature, narrow_w2, widest_sum};
 
 /// The first layer's sums of one position for both perspectives (indexed by colour), kept
-/// per ply in the search and brought up to date from the parent's by the pieces that moved.
+/// per ply in the search and brought up to date from the parent's by the pieces that moved,
+/// with where each perspective's inputs lie (its king's bucket and mirroring).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Accumulator {
     pub sums: [Vec<i16>; 2],
+    pub views: [View; 2],
 }
 
 pub use crate::basics::changes::Changes;
@@ -27,6 +31,24 @@ impl Network {
         acc.refresh(self, pos.board());
         acc.evaluate(self, pos)
     }
+
+    /// Whether the changes `c` move a king into another bucket or across the mirror line
+    /// (or take a king off the board): then that perspective's inputs all move, and the sums
+    /// are made afresh instead of updated. Never with a net without king buckets.
+    #[inline]
+    pub fn crosses(&self, c: &Changes) -> bool {
+        if self.kings.count() == 0 {
+            return false;
+        }
+        c.removed().iter().any(|&(piece, from)| {
+            piece.role == Role::King
+                && !c.added().iter().any(|&(p, to)| {
+                    p == piece
+                        && self.kings.view_at(piece.color, to)
+                            == self.kings.view_at(piece.color, from)
+                })
+        })
+    }
 }
 
 impl Accumulator {
@@ -34,6 +56,7 @@ impl Accumulator {
     pub fn with_hidden(hidden: usize) -> Accumulator {
         Accumulator {
             sums: [vec![0; hidden], vec![0; hidden]],
+            views: [View::PLAIN; 2],
         }
     }
 
@@ -62,11 +85,13 @@ impl Accumulator {
         debug_assert!(widest_sum(net.hidden, &net.w1, &net.b1).is_none());
         debug_assert_eq!(net.narrow_w2, narrow_w2(&net.w2));
         for perspective in Color::ALL {
+            let view = net.kings.view_of(perspective, board);
+            self.views[perspective as usize] = view;
             let sums = &mut self.sums[perspective as usize];
             sums.clear();
             sums.extend_from_slice(&net.b1);
             for (sq, piece) in board.iter() {
-                add_row(sums, net.row(feature(perspective, sq, piece)));
+                add_row(sums, net.row(view.index(feature(perspective, sq, piece))));
             }
         }
     }
@@ -74,7 +99,8 @@ impl Accumulator {
     /// The sums of `after` from `parent`, the sums of `before`: the rows of the pieces that
     /// left a square are taken off and those of the pieces that arrived added, in one pass
     /// over the sums. Comparing the boards covers every kind of move (castling in any
-    /// starting position, en passant, promotions); a null move changes nothing.
+    /// starting position, en passant, promotions); a null move changes nothing. A king
+    /// that changes bucket (`Network::crosses`) has the sums made afresh.
     #[inline]
     pub fn update_from(
         &mut self,
@@ -84,7 +110,7 @@ impl Accumulator {
         after: &Board,
     ) {
         let c = Changes::between(before, after);
-        if c.needs_refresh() {
+        if c.needs_refresh() || net.crosses(&c) {
             self.refresh(net, after);
             return;
         }
@@ -92,10 +118,12 @@ impl Accumulator {
     }
 
     /// The parent's sums with the changes `c` (at most two pieces off and two on, see
-    /// `Changes::needs_refresh`) made.
+    /// `Changes::needs_refresh`, and no king into another bucket, see `Network::crosses`)
+    /// made.
     #[inline]
     pub fn apply(&mut self, net: &Network, parent: &Accumulator, c: &Changes) {
-        debug_assert!(!c.needs_refresh());
+        debug_assert!(!c.needs_refresh() && !net.crosses(c));
+        self.views = parent.views;
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, as checked just above.
@@ -121,7 +149,9 @@ impl Accumulator {
         for perspective in Color::ALL {
             let i = perspective as usize;
             let (out, from) = (&mut self.sums[i][..], &parent.sums[i][..]);
-            let row = |(piece, sq): (Piece, Square)| net.row(feature(perspective, sq, piece));
+            let view = parent.views[i];
+            let row =
+                |(piece, sq): (Piece, Square)| net.row(view.index(feature(perspective, sq, piece)));
             match (c.adds, c.subs) {
                 (1, 1) => changed_avx2(out, from, [row(c.added[0])], [row(c.removed[0])]),
                 (1, 2) => changed_avx2(
@@ -154,7 +184,9 @@ impl Accumulator {
             if out.len() != from.len() {
                 out.resize(from.len(), 0);
             }
-            let row = |(piece, sq): (Piece, Square)| net.row(feature(perspective, sq, piece));
+            let view = parent.views[i];
+            let row =
+                |(piece, sq): (Piece, Square)| net.row(view.index(feature(perspective, sq, piece)));
             match (c.adds, c.subs) {
                 (0, 0) => out.copy_from_slice(from),
                 (1, 1) => add_sub(out, from, row(c.added[0]), row(c.removed[0])),
@@ -175,10 +207,10 @@ impl Accumulator {
                     // Not a chess move (a piece appears or vanishes alone): row by row.
                     out.copy_from_slice(from);
                     for &(piece, sq) in &c.added[..c.adds] {
-                        add_row(out, net.row(feature(perspective, sq, piece)));
+                        add_row(out, row((piece, sq)));
                     }
                     for &(piece, sq) in &c.removed[..c.subs] {
-                        sub_row(out, net.row(feature(perspective, sq, piece)));
+                        sub_row(out, row((piece, sq)));
                     }
                 }
             }
@@ -288,19 +320,25 @@ mod tests {
     use super::*;
     use crate::basics::position::Game;
     use crate::basics::rng::Lcg;
-    use crate::eval::nnue::{Activation, INPUTS, narrow_w2};
+    use crate::eval::nnue::{Activation, INPUTS, KingLayout, narrow_w2};
     use shakmaty::Position;
 
     /// A net with varied made-up weights, enough to tell any two inputs apart.
     fn test_net(activation: Activation) -> Network {
+        test_net_with(activation, KingLayout::NONE)
+    }
+
+    /// The same with king buckets.
+    fn test_net_with(activation: Activation, kings: KingLayout) -> Network {
         let hidden = 8;
         let mut rng = Lcg(99);
         let mut small = || (rng.next_u31() % 201) as i16 - 100;
         Network {
             hidden,
             activation,
+            kings,
             settings_hash: 0,
-            w1: (0..INPUTS * hidden).map(|_| small()).collect(),
+            w1: (0..kings.inputs() * hidden).map(|_| small()).collect(),
             b1: (0..hidden).map(|_| small()).collect(),
             buckets: 1,
             w2: (0..2 * hidden).map(|_| small()).collect(),
@@ -335,7 +373,30 @@ mod tests {
     /// the incrementally kept sums equal a refresh, and so does the evaluation.
     #[test]
     fn incremental_sums_equal_a_refresh_after_random_games() {
-        let net = test_net(Activation::SCReLU);
+        random_games_against_refresh(&test_net(Activation::SCReLU));
+    }
+
+    /// The same with each king-bucket layout: a king move into another bucket or across the
+    /// mirror line has its sums made afresh (by the search's way too, which it must then be
+    /// told by `crosses`), and one within keeps them incremental.
+    #[test]
+    fn with_king_buckets_incremental_sums_equal_a_refresh_after_random_games() {
+        for k in [1, 2, 4] {
+            let net = test_net_with(Activation::SCReLU, KingLayout::new(k).unwrap());
+            let (crossed, kept) = random_games_against_refresh(&net);
+            assert!(
+                crossed > 20 && kept > 20,
+                "{k} buckets: {crossed} crossed, {kept} kept"
+            );
+        }
+        let (crossed, _) = random_games_against_refresh(&test_net(Activation::SCReLU));
+        assert_eq!(crossed, 0);
+    }
+
+    /// Plays the random games; returns how many king moves crossed into another view and
+    /// how many stayed within one.
+    fn random_games_against_refresh(net: &Network) -> (usize, usize) {
+        let (mut crossed, mut kept) = (0, 0);
         let starts = [
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -363,7 +424,7 @@ mod tests {
             for _ in 0..40 {
                 let mut game = Game::from_fen(fen, chess960).unwrap();
                 let mut acc = Accumulator::default();
-                acc.refresh(&net, game.pos.board());
+                acc.refresh(net, game.pos.board());
                 for _ in 0..60 {
                     let moves = game.pos.legal_moves();
                     if moves.is_empty() {
@@ -388,16 +449,25 @@ mod tests {
                         played = Some(m);
                     }
                     let mut next = Accumulator::default();
-                    next.update_from(&net, &acc, before.board(), game.pos.board());
+                    next.update_from(net, &acc, before.board(), game.pos.board());
                     let mut fresh = Accumulator::default();
-                    fresh.refresh(&net, game.pos.board());
+                    fresh.refresh(net, game.pos.board());
                     // The search's way: the changes read from the move (none for a null
-                    // move), applied later.
+                    // move), applied later, or a refresh when they cross.
                     let changes =
                         played.map_or(Changes::NONE, |m| Changes::of_move(before.turn(), m));
-                    let mut by_move = Accumulator::default();
-                    by_move.apply(&net, &acc, &changes);
-                    assert_eq!(by_move, fresh, "{played:?}");
+                    let king_moved = played.is_some_and(|m| m.role() == shakmaty::Role::King);
+                    if net.crosses(&changes) {
+                        crossed += 1;
+                        assert!(king_moved, "{played:?}");
+                        // The king's side sees the board from another bucket or mirrored.
+                        assert_ne!(acc.views, fresh.views, "{played:?}");
+                    } else {
+                        kept += usize::from(king_moved);
+                        let mut by_move = Accumulator::default();
+                        by_move.apply(net, &acc, &changes);
+                        assert_eq!(by_move, fresh, "{played:?}");
+                    }
                     assert_eq!(
                         next,
                         fresh,
@@ -407,7 +477,7 @@ mod tests {
                             shakmaty::EnPassantMode::Legal
                         )
                     );
-                    assert_eq!(next.evaluate(&net, &game.pos), net.evaluate(&game.pos));
+                    assert_eq!(next.evaluate(net, &game.pos), net.evaluate(&game.pos));
                     acc = next;
                 }
             }
@@ -416,6 +486,7 @@ mod tests {
             castles > 20 && en_passants > 5 && promotions > 20 && nulls > 100,
             "{castles} castles, {en_passants} en passant, {promotions} promotions, {nulls} nulls"
         );
+        (crossed, kept)
     }
 
     /// Where the CPU has AVX2, the code compiled for it gives exactly the portable code's
@@ -425,15 +496,16 @@ mod tests {
     /// the output's i32 chunks), and output weights over the whole i16 range.
     #[test]
     fn the_avx2_code_gives_the_portable_codes_integers() {
-        avx2_against_portable(37);
-        avx2_against_portable(320);
+        avx2_against_portable(37, KingLayout::NONE);
+        avx2_against_portable(320, KingLayout::NONE);
+        avx2_against_portable(64, KingLayout::new(4).unwrap());
     }
 
-    fn avx2_against_portable(hidden: usize) {
+    fn avx2_against_portable(hidden: usize, kings: KingLayout) {
         let mut rng = Lcg(7);
-        let mut net = test_net(Activation::SCReLU);
+        let mut net = test_net_with(Activation::SCReLU, kings);
         net.hidden = hidden;
-        net.w1 = (0..INPUTS * hidden)
+        net.w1 = (0..kings.inputs() * hidden)
             .map(|_| (rng.next_u31() % 121) as i16 - 40)
             .collect();
         net.b1 = (0..hidden)
@@ -467,7 +539,11 @@ mod tests {
                 let (mut fast, mut portable) = (acc.clone(), acc.clone());
                 fast.update_from(&net, &acc, pos.board(), child.board());
                 let c = Changes::between(pos.board(), child.board());
-                portable.apply_portable(&net, &acc, &c);
+                if net.crosses(&c) {
+                    portable.refresh_portable(&net, child.board());
+                } else {
+                    portable.apply_portable(&net, &acc, &c);
+                }
                 assert_eq!(fast, portable);
                 let mut fresh = Accumulator::default();
                 fresh.refresh_portable(&net, child.board());
@@ -522,7 +598,15 @@ mod tests {
     /// move) get the same evaluation: the network sees each side from its own view.
     #[test]
     fn the_evaluation_is_symmetric_under_a_colour_flip() {
-        let net = test_net(Activation::CReLU);
+        for k in [0, 1, 2, 4] {
+            colour_flip_symmetry(&test_net_with(
+                Activation::CReLU,
+                KingLayout::new(k).unwrap(),
+            ));
+        }
+    }
+
+    fn colour_flip_symmetry(net: &Network) {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -531,6 +615,41 @@ mod tests {
             let pos = Game::from_fen(fen, false).unwrap().pos;
             let flipped = crate::eval::testing::colour_flip(fen);
             assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
+        }
+    }
+
+    /// With king buckets, each side sees the board with its king on files a-d: a position
+    /// and its mirror image (files a and h swapped, no castling rights) get the same sums,
+    /// which a net without them does not give.
+    #[test]
+    fn with_king_buckets_a_mirrored_position_has_the_same_sums() {
+        let pairs = [
+            (
+                "4k3/1p6/8/8/3N4/8/5PK1/8 w - - 0 40",
+                "3k4/6p1/8/8/4N3/8/1KP5/8 w - - 0 40",
+            ),
+            (
+                "r4rk1/pp3ppp/2n5/8/3P4/8/PP3PPP/2KR3R b - - 0 1",
+                "1kr4r/ppp3pp/5n2/8/4P3/8/PPP3PP/R3RK2 b - - 0 1",
+            ),
+        ];
+        for k in [0, 1, 2, 4] {
+            let net = test_net_with(Activation::SCReLU, KingLayout::new(k).unwrap());
+            for (fen, mirror) in pairs {
+                let (a, b) = (
+                    Game::from_fen(fen, false).unwrap().pos,
+                    Game::from_fen(mirror, false).unwrap().pos,
+                );
+                let (mut x, mut y) = (Accumulator::default(), Accumulator::default());
+                x.refresh(&net, a.board());
+                y.refresh(&net, b.board());
+                assert_eq!(x.sums == y.sums, k > 0, "{k} buckets: {fen}");
+                assert_eq!(
+                    net.evaluate(&a) == net.evaluate(&b),
+                    k > 0,
+                    "{k} buckets: {fen}"
+                );
+            }
         }
     }
 

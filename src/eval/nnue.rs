@@ -9,16 +9,23 @@
 //! The output layer may come in B buckets, one per range of the number of pieces on the
 //! board (`bucket`); a position is scored by its own bucket's weights.
 //!
-//! File (little-endian): the 24-byte header below, then w1 (768 x H i16, a row per input),
-//! b1 (H i16), w2 (B x 2H i16, bucket by bucket, the side to move's half first), b2 (B i32).
+//! The inputs may depend on where the perspective's own king stands (`KingLayout`, format
+//! version 2): K buckets of the king's square, each with its own 768 inputs, and the files
+//! mirrored when that king is on files e-h. Version 1 files (the first nets) have none.
+//!
+//! File (little-endian): the header below (24 bytes in version 1, 32 in version 2), then w1
+//! (768K x H i16, a row per input, bucket by bucket), b1 (H i16), w2 (B x 2H i16, bucket by
+//! bucket, the side to move's half first), b2 (B i32).
 //! ```text
-//!  0..4   b"FRNN"      4..6  format version (1)   6  activation (0 CReLU, 1 SCReLU)
-//!  7      B (0 is 1)   8..10 H                    10..12 output scale (centipawns)
-//! 12..14  QA           14..16 QB                  16..24 hash of the training settings
+//!  0..4   b"FRNN"      4..6  format version (1, 2)  6  activation (0 CReLU, 1 SCReLU)
+//!  7      B (0 is 1)   8..10 H                      10..12 output scale (centipawns)
+//! 12..14  QA           14..16 QB                    16..24 hash of the training settings
+//! 24      K (version 2 only; 1, 2 or 4)             25..32 zero (version 2 only)
 //! ```
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Board, Color, File, Piece, Square};
 
+/// The inputs of one king bucket (all of them in a net without king buckets).
 pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
@@ -26,7 +33,10 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 const MAGIC: &[u8; 4] = b"FRNN";
 const VERSION: u16 = 1;
+/// The format of nets with king buckets: the header has 8 more bytes.
+const VERSION_KINGS: u16 = 2;
 const HEADER_BYTES: usize = 24;
+const HEADER_BYTES_KINGS: usize = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activation {
@@ -84,6 +94,111 @@ pub fn feature(perspective: Color, sq: Square, piece: Piece) -> usize {
     theirs * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
+/// How a perspective's inputs depend on its own king: `NONE` (the first nets: 768 inputs), or
+/// the board seen with files mirrored whenever that king stands on files e-h, so that it is
+/// always on a-d, and the 768 inputs repeated for each of 1, 2 or 4 buckets of the king's
+/// mirrored square (seen from its own side, its first rank being rank 1):
+/// - 1: one bucket (mirroring only);
+/// - 2: the king on its first rank, or off it;
+/// - 4: a1-b1 (castled short, mirrored, or long to b1), c1-d1 (at home or castled long), the
+///   second rank, ranks 3-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct KingLayout(u8);
+
+/// Where a perspective's inputs lie for its king's square: `index` of an input of
+/// `feature` is its bucket's offset plus the feature with its file mirrored or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    base: usize,
+    flip: usize,
+}
+
+impl View {
+    /// The first nets' inputs: the feature itself.
+    pub const PLAIN: View = View { base: 0, flip: 0 };
+
+    #[inline(always)]
+    pub fn index(self, feature: usize) -> usize {
+        self.base + (feature ^ self.flip)
+    }
+}
+
+impl KingLayout {
+    pub const NONE: KingLayout = KingLayout(0);
+
+    /// The layout of `buckets` king buckets (0: none; 1, 2 or 4).
+    pub fn new(buckets: usize) -> Result<KingLayout, String> {
+        match buckets {
+            0 | 1 | 2 | 4 => Ok(KingLayout(buckets as u8)),
+            _ => Err(format!(
+                "unsupported king buckets {buckets} (0 for none, 1, 2 or 4)"
+            )),
+        }
+    }
+
+    /// The number of king buckets (0 when the inputs do not depend on the king).
+    pub fn count(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The first layer's rows: 768 per bucket.
+    pub fn inputs(self) -> usize {
+        INPUTS * self.count().max(1)
+    }
+
+    /// The view of a perspective whose king stands on `king`, seen from that side (Black's
+    /// view flipped so that its first rank is rank 1, as `feature` does).
+    #[inline]
+    pub fn view(self, king: Square) -> View {
+        if self.0 == 0 {
+            return View::PLAIN;
+        }
+        let flip = if king.file() >= File::E { 7 } else { 0 };
+        let k = king as usize ^ flip;
+        let (rank, file) = (k / 8, k % 8);
+        let bucket = match self.0 {
+            1 => 0,
+            2 => usize::from(rank > 0),
+            _ => match (rank, file) {
+                (0, 0 | 1) => 0,
+                (0, _) => 1,
+                (1, _) => 2,
+                _ => 3,
+            },
+        };
+        View {
+            base: bucket * INPUTS,
+            flip,
+        }
+    }
+
+    /// The view of `perspective` on `board` (a board without that king takes a1's).
+    #[inline]
+    pub fn view_of(self, perspective: Color, board: &Board) -> View {
+        if self.0 == 0 {
+            return View::PLAIN;
+        }
+        let king = board.king_of(perspective).unwrap_or(Square::A1);
+        self.view(oriented(perspective, king))
+    }
+
+    /// The view of `perspective` with its king on `king` (a square of the board).
+    #[inline]
+    pub fn view_at(self, perspective: Color, king: Square) -> View {
+        self.view(oriented(perspective, king))
+    }
+}
+
+/// A square seen from `perspective`: Black's flipped so that its first rank is rank 1.
+#[inline(always)]
+fn oriented(perspective: Color, sq: Square) -> Square {
+    if perspective.is_white() {
+        sq
+    } else {
+        sq.flip_vertical()
+    }
+}
+
 /// An index with its square mirrored left to right (files a and h swapped).
 pub fn mirror_feature(index: usize) -> usize {
     index ^ 7
@@ -100,6 +215,8 @@ pub fn flip_feature(white: usize) -> usize {
 pub struct Network {
     pub hidden: usize,
     pub activation: Activation,
+    /// Inputs by the perspective's king (`KingLayout::NONE` in version 1 files).
+    pub kings: KingLayout,
     pub settings_hash: u64,
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
@@ -181,8 +298,10 @@ impl Network {
             return Err("not a Ferrum net file (bad magic)".to_string());
         }
         let version = u16::from_le_bytes(take(bytes, &mut at)?);
-        if version != VERSION {
-            return Err(format!("net format version {version}, expected {VERSION}"));
+        if version != VERSION && version != VERSION_KINGS {
+            return Err(format!(
+                "net format version {version}, expected {VERSION} or {VERSION_KINGS}"
+            ));
         }
         let activation = match take::<1>(bytes, &mut at)?[0] {
             0 => Activation::CReLU,
@@ -205,16 +324,30 @@ impl Network {
             ));
         }
         let settings_hash = u64::from_le_bytes(take(bytes, &mut at)?);
-        let expected =
-            HEADER_BYTES + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
+        let (kings, header) = if version == VERSION_KINGS {
+            let extra = take::<8>(bytes, &mut at)?;
+            let kings = match extra[0] {
+                k @ (1 | 2 | 4) => KingLayout(k),
+                k => return Err(format!("unsupported net: {k} king buckets (1, 2 or 4)")),
+            };
+            if extra[1..].iter().any(|&b| b != 0) {
+                return Err("unsupported net: header bytes 25-31 are not zero".to_string());
+            }
+            (kings, HEADER_BYTES_KINGS)
+        } else {
+            (KingLayout::NONE, HEADER_BYTES)
+        };
+        let inputs = kings.inputs();
+        let expected = header + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
         if bytes.len() != expected {
             return Err(format!(
-                "net file is {} bytes, expected {expected} for hidden size {hidden} and {buckets} \
-                 output bucket(s)",
-                bytes.len()
+                "net file is {} bytes, expected {expected} for hidden size {hidden}, {} king \
+                 bucket(s) and {buckets} output bucket(s)",
+                bytes.len(),
+                kings.count()
             ));
         }
-        let w1 = take_i16s(bytes, &mut at, INPUTS * hidden)?;
+        let w1 = take_i16s(bytes, &mut at, inputs * hidden)?;
         let b1 = take_i16s(bytes, &mut at, hidden)?;
         let w2 = take_i16s(bytes, &mut at, buckets * 2 * hidden)?;
         let mut b2 = Vec::with_capacity(buckets);
@@ -231,6 +364,7 @@ impl Network {
         Ok(Network {
             hidden,
             activation,
+            kings,
             settings_hash,
             w1,
             b1,
@@ -243,10 +377,15 @@ impl Network {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
-            HEADER_BYTES + 2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * self.b2.len(),
+            HEADER_BYTES_KINGS
+                + 2 * (self.w1.len() + self.b1.len() + self.w2.len())
+                + 4 * self.b2.len(),
         );
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        // Nets without king buckets keep the first format, byte for byte.
+        let kings = self.kings != KingLayout::NONE;
+        let version = if kings { VERSION_KINGS } else { VERSION };
+        out.extend_from_slice(&version.to_le_bytes());
         out.push(match self.activation {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
@@ -261,6 +400,10 @@ impl Network {
             out.extend_from_slice(&(v as u16).to_le_bytes());
         }
         out.extend_from_slice(&self.settings_hash.to_le_bytes());
+        if kings {
+            out.push(self.kings.0);
+            out.extend_from_slice(&[0; HEADER_BYTES_KINGS - HEADER_BYTES - 1]);
+        }
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -270,16 +413,21 @@ impl Network {
         out
     }
 
-    /// What the net is, for `info string` and `ferrum eval`: "hidden 64, screlu" (and ", 8
-    /// output buckets" when it has them).
+    /// What the net is, for `info string` and `ferrum eval`: "hidden 64, screlu" (and its king
+    /// buckets and ", 8 output buckets" when it has them).
     pub fn describe(&self) -> String {
         let buckets = if self.buckets > 1 {
             format!(", {} output buckets", self.buckets)
         } else {
             String::new()
         };
+        let kings = match self.kings.count() {
+            0 => String::new(),
+            1 => ", files mirrored by the king".to_string(),
+            k => format!(", {k} king buckets (files mirrored)"),
+        };
         format!(
-            "hidden {}, {}{buckets}",
+            "hidden {}, {}{kings}{buckets}",
             self.hidden,
             self.activation.name()
         )
@@ -475,10 +623,64 @@ mod tests {
         assert_eq!(flip_feature(64 + 6), 384 + 64 + 62);
     }
 
+    /// Each side sees its king on files a-d (the board mirrored when it is on e-h), in the
+    /// bucket of that mirrored square from its own side.
+    #[test]
+    fn king_buckets_see_the_board_from_the_kings_side() {
+        let view = |base, flip| View { base, flip };
+        let four = KingLayout::new(4).unwrap();
+        let white = |sq| four.view_at(Color::White, sq);
+        assert_eq!(white(Square::G1), view(0, 7));
+        assert_eq!(white(Square::B1), view(0, 0));
+        assert_eq!(white(Square::E1), view(INPUTS, 7));
+        assert_eq!(white(Square::C1), view(INPUTS, 0));
+        assert_eq!(white(Square::H2), view(2 * INPUTS, 7));
+        assert_eq!(white(Square::D5), view(3 * INPUTS, 0));
+        assert_eq!(white(Square::E8), view(3 * INPUTS, 7));
+        // Black's king on g8 stands on its own g1.
+        assert_eq!(four.view_at(Color::Black, Square::G8), white(Square::G1));
+        assert_eq!(four.view_at(Color::Black, Square::E8), white(Square::E1));
+        assert_eq!(four.view_at(Color::Black, Square::A1), white(Square::A8));
+        let two = KingLayout::new(2).unwrap();
+        assert_eq!(two.view_at(Color::White, Square::H1), view(0, 7));
+        assert_eq!(two.view_at(Color::White, Square::A3), view(INPUTS, 0));
+        assert_eq!(two.view_at(Color::Black, Square::A7), view(INPUTS, 0));
+        assert_eq!(two.view_at(Color::Black, Square::F8), view(0, 7));
+        let one = KingLayout::new(1).unwrap();
+        assert_eq!(one.view_at(Color::White, Square::H8), view(0, 7));
+        assert_eq!(one.view_at(Color::White, Square::D4), view(0, 0));
+        assert_eq!(
+            KingLayout::NONE.view_at(Color::White, Square::H8),
+            View::PLAIN
+        );
+        // A knight on g1, seen by White with its king on e1, is a knight on b1 in bucket 1.
+        let knight = Piece {
+            color: Color::White,
+            role: shakmaty::Role::Knight,
+        };
+        assert_eq!(
+            white(Square::E1).index(feature(Color::White, Square::G1, knight)),
+            INPUTS + feature(Color::White, Square::B1, knight)
+        );
+        // Every bucket is some square's, and its inputs lie within the layout's.
+        for layout in [KingLayout::NONE, one, two, four] {
+            let mut bases: Vec<usize> = Square::ALL
+                .iter()
+                .map(|&sq| layout.view_at(Color::White, sq).base)
+                .collect();
+            bases.sort_unstable();
+            bases.dedup();
+            assert_eq!(bases.len(), layout.count().max(1));
+            assert_eq!(bases.last().map(|b| b + INPUTS), Some(layout.inputs()));
+        }
+        assert!(KingLayout::new(3).is_err() && KingLayout::new(8).is_err());
+    }
+
     #[test]
     fn a_net_file_round_trips_and_bad_files_are_named() {
         let hidden = 4;
         let net = Network {
+            kings: KingLayout::NONE,
             hidden,
             activation: Activation::SCReLU,
             settings_hash: 0xdead_beef,
@@ -508,6 +710,30 @@ mod tests {
         nine[7] = 9;
         let e = Network::from_bytes(&nine).unwrap_err();
         assert!(e.contains("9 output buckets"), "{e}");
+        // King buckets: format version 2, their count in byte 24, four times the rows.
+        assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 1);
+        let mut kinged = net.clone();
+        kinged.kings = KingLayout::new(4).unwrap();
+        kinged.w1 = (0..4 * INPUTS * hidden)
+            .map(|i| (i % 89) as i16 - 44)
+            .collect();
+        let bytes = kinged.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 2);
+        assert_eq!(
+            (bytes[24], bytes.len()),
+            (4, 32 + 2 * (4 * 768 * 4 + 4 + 8) + 4)
+        );
+        assert_eq!(Network::from_bytes(&bytes), Ok(kinged.clone()));
+        assert!(kinged.describe().contains("4 king buckets"));
+        let mut three = bytes.clone();
+        three[24] = 3;
+        let e = Network::from_bytes(&three).unwrap_err();
+        assert!(e.contains("3 king buckets"), "{e}");
+        let mut dirty = bytes.clone();
+        dirty[31] = 1;
+        assert!(Network::from_bytes(&dirty).is_err());
+        let e = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
+        assert!(e.contains("4 king bucket(s)"), "{e}");
         let e = Network::from_bytes(b"NOPE....").unwrap_err();
         assert!(e.contains("magic"), "{e}");
         assert!(Network::from_bytes(&[]).is_err());
@@ -518,6 +744,7 @@ mod tests {
     fn a_net_whose_sums_could_leave_16_bits_is_refused() {
         let hidden = 3;
         let mut net = Network {
+            kings: KingLayout::NONE,
             hidden,
             activation: Activation::SCReLU,
             settings_hash: 0,
@@ -606,6 +833,7 @@ mod tests {
         let hidden = 5;
         let buckets = 4;
         let net = Network {
+            kings: KingLayout::NONE,
             hidden,
             activation: Activation::SCReLU,
             settings_hash: 0,
@@ -645,6 +873,7 @@ mod tests {
                     let net = Network {
                         hidden,
                         activation,
+                        kings: KingLayout::NONE,
                         settings_hash: 0,
                         w1: Vec::new(),
                         b1: Vec::new(),

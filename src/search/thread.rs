@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Board, Chess, Color, Move, Position};
 
 use super::correction::Correction;
 use super::ordering::Heuristics;
@@ -44,6 +44,9 @@ pub struct ThreadData {
     /// Evaluations checked against a full refresh (tests only).
     #[cfg(test)]
     pub net_checks: u64,
+    /// Evaluations whose sums were made afresh because a king changed bucket (tests only).
+    #[cfg(test)]
+    pub net_refreshes: u64,
 }
 
 impl ThreadData {
@@ -86,7 +89,17 @@ impl ThreadData {
             None => evaluate_with(pos, &mut self.pawn_cache),
             Some(net) => {
                 if self.pending[ply].is_some() {
-                    Self::catch_up(net, &mut self.accumulators, &mut self.pending, ply);
+                    let _refreshed = Self::catch_up(
+                        net,
+                        &mut self.accumulators,
+                        &mut self.pending,
+                        ply,
+                        pos.board(),
+                    );
+                    #[cfg(test)]
+                    {
+                        self.net_refreshes += u64::from(_refreshed);
+                    }
                 }
                 let acc = &self.accumulators[ply];
                 #[cfg(test)]
@@ -151,18 +164,32 @@ impl ThreadData {
         }
     }
 
-    /// Brings the sums at `ply` up to date: from the nearest ply above it whose sums are,
-    /// each ply's pending move applied in turn (the root's are always, from `use_net`).
-    /// Every ply between was entered by the current line, whose moves `follow` left pending.
+    /// Brings the sums at `ply` (of `board`) up to date: from the nearest ply above it whose
+    /// sums are, each ply's pending move applied in turn (the root's are always, from
+    /// `use_net`). Every ply between was entered by the current line, whose moves `follow`
+    /// left pending. When one of those moves takes a king into another bucket
+    /// (`Network::crosses`), the sums at `ply` are made afresh from `board` instead, and the
+    /// plies between stay pending (their sums are made if they are evaluated). Returns
+    /// whether it made them afresh.
     fn catch_up(
         net: &Network,
         accumulators: &mut [Accumulator],
         pending: &mut [Option<Changes>],
         ply: usize,
-    ) {
+        board: &Board,
+    ) -> bool {
         let mut from = ply;
-        while from > 0 && pending[from].is_some() {
+        let mut crossed = false;
+        while from > 0
+            && let Some(changes) = &pending[from]
+        {
+            crossed |= net.crosses(changes);
             from -= 1;
+        }
+        if crossed {
+            accumulators[ply].refresh(net, board);
+            pending[ply] = None;
+            return true;
         }
         for p in from + 1..=ply {
             if let Some(changes) = pending[p].take() {
@@ -170,6 +197,7 @@ impl ThreadData {
                 above[0].apply(net, &below[p - 1], &changes);
             }
         }
+        false
     }
 }
 
@@ -211,6 +239,54 @@ mod tests {
             checks += s.td.net_checks;
         }
         assert!(checks > 5000, "only {checks} evaluations checked");
+    }
+
+    /// The same with a made-up net of four king buckets: where a king went into another
+    /// bucket on the way, the evaluated ply's sums are made afresh and the plies between
+    /// left pending; every evaluation still equals a refresh.
+    #[test]
+    fn with_king_buckets_every_evaluation_in_a_search_equals_a_full_refresh() {
+        use crate::basics::rng::Lcg;
+        use crate::eval::nnue::{Activation, KingLayout};
+        let kings = KingLayout::new(4).unwrap();
+        let hidden = 16;
+        let mut rng = Lcg(5);
+        let mut small = |n: u64| (rng.next_u31() % (2 * n + 1)) as i16 - n as i16;
+        let net = Arc::new(Network {
+            hidden,
+            activation: Activation::SCReLU,
+            kings,
+            settings_hash: 0,
+            w1: (0..kings.inputs() * hidden).map(|_| small(60)).collect(),
+            b1: (0..hidden).map(|_| small(100) + 120).collect(),
+            buckets: 1,
+            w2: (0..2 * hidden).map(|_| small(100)).collect(),
+            b2: vec![0],
+            narrow_w2: true,
+        });
+        let (mut checks, mut refreshes) = (0, 0);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1",
+        ] {
+            let game = Game::from_fen(fen, false).unwrap();
+            let tt = TranspositionTable::new(4).unwrap();
+            let clock = Clock::unlimited(StopToken::detached());
+            let mut td = ThreadData::default();
+            let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+            s.td.use_net(Some(Arc::clone(&net)), &game.pos);
+            let root = RootMoves::new(&game.pos, &[]);
+            for depth in 1..=6 {
+                s.search_root(&game.pos, root.moves(), true, depth, -INFINITY, INFINITY);
+            }
+            checks += s.td.net_checks;
+            refreshes += s.td.net_refreshes;
+        }
+        assert!(
+            checks > 5000 && refreshes > 100,
+            "{checks} evaluations checked, {refreshes} made afresh"
+        );
     }
 
     /// Without a net the static evaluation is the hand-written one, and a thread that had a

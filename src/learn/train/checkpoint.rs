@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{Adam, Curve, Params};
-use crate::eval::nnue::Activation;
+use crate::eval::nnue::{Activation, KingLayout};
 
 const CHECKPOINT_MAGIC: &[u8; 4] = b"FRCK";
 
@@ -19,9 +19,13 @@ pub fn write_checkpoint(
     let mut out = Vec::new();
     out.extend_from_slice(CHECKPOINT_MAGIC);
     out.extend_from_slice(&(params.hidden as u32).to_le_bytes());
-    // Bit 0: SCReLU; the bits above: output buckets less one (0 in checkpoints from before
-    // buckets, which had one).
-    out.push(u8::from(params.activation == Activation::SCReLU) | ((params.buckets - 1) as u8) << 1);
+    // Bit 0: SCReLU; bits 1-3: output buckets less one (0 in checkpoints from before
+    // buckets, which had one); bits 4-6: king buckets (0 in checkpoints from before them).
+    out.push(
+        u8::from(params.activation == Activation::SCReLU)
+            | ((params.buckets - 1) as u8) << 1
+            | (params.kings.count() as u8) << 4,
+    );
     out.extend_from_slice(&(epoch as u32).to_le_bytes());
     out.extend_from_slice(&adam.steps.to_le_bytes());
     out.extend_from_slice(&(curve.len() as u32).to_le_bytes());
@@ -60,7 +64,9 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
     } else {
         Activation::CReLU
     };
-    let buckets = usize::from(shape >> 1) + 1;
+    let buckets = usize::from(shape >> 1 & 7) + 1;
+    let kings = KingLayout::new(usize::from(shape >> 4))
+        .map_err(|e| format!("'{}': {e}", path.display()))?;
     let epoch = word(take(4)?) as usize;
     let mut steps = [0u8; 8];
     steps.copy_from_slice(take(8)?);
@@ -73,7 +79,7 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
         v.copy_from_slice(take(8)?);
         curve.push((f64::from_le_bytes(t), f64::from_le_bytes(v)));
     }
-    let n = Params::len(hidden, buckets);
+    let n = Params::len(hidden, buckets, kings);
     let mut floats = |count: usize| -> Result<Vec<f32>, String> {
         let raw = take(4 * count)?;
         Ok(raw
@@ -89,6 +95,7 @@ pub fn read_checkpoint(path: &Path) -> Result<(Params, Adam, usize, Curve), Stri
             hidden,
             activation,
             buckets,
+            kings,
             v,
         },
         Adam {
@@ -110,17 +117,21 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrum-checkpoint-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("checkpoint.bin");
-        let params = Params::random(2, Activation::CReLU, 3, 7);
-        let mut adam = Adam::new(params.v.len());
-        adam.m[3] = 0.25;
-        adam.s[5] = 0.5;
-        adam.steps = 42;
         let curve = vec![(0.1, 0.2), (0.05, 0.15)];
-        write_checkpoint(&path, &params, &adam, 2, &curve).unwrap();
-        assert_eq!(
-            read_checkpoint(&path).unwrap(),
-            (params, adam, 2, curve.clone())
-        );
+        // Output buckets, and king buckets with (4) and without (1) the shared rows.
+        for kings in [0, 1, 4] {
+            let kings = KingLayout::new(kings).unwrap();
+            let params = Params::random(2, Activation::CReLU, 3, kings, 7);
+            let mut adam = Adam::new(params.v.len());
+            adam.m[3] = 0.25;
+            adam.s[5] = 0.5;
+            adam.steps = 42;
+            write_checkpoint(&path, &params, &adam, 2, &curve).unwrap();
+            assert_eq!(
+                read_checkpoint(&path).unwrap(),
+                (params, adam, 2, curve.clone())
+            );
+        }
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         let e = read_checkpoint(&path).unwrap_err();

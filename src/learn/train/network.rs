@@ -3,35 +3,57 @@
 
 use super::{Sample, sigmoid};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{Activation, INPUTS, MAX_W1, Network, QA, QB, bucket, narrow_w2};
+use crate::eval::nnue::{
+    Activation, INPUTS, KingLayout, MAX_W1, Network, QA, QB, bucket, narrow_w2,
+};
 
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
+///
+/// With more than one king bucket the first layer is trained factorised: each of the 768
+/// features also has a shared row, added to its row in every bucket, so that what a piece on
+/// a square is worth whatever the king's bucket is learnt from all positions at once. The
+/// engine's net gets each bucket's row with the shared one added in (`quantise`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub hidden: usize,
     pub activation: Activation,
     /// Output buckets by piece count (`nnue::bucket`), each with its own w2 and b2.
     pub buckets: usize,
-    /// All weights in one vector: w1 (768 x H), b1 (H), w2 (B x 2H), b2 (B).
+    /// Inputs by the perspective's king (`nnue::KingLayout`).
+    pub kings: KingLayout,
+    /// All weights in one vector: w1 (768K x H), the shared rows (768 x H, when K > 1), b1
+    /// (H), w2 (B x 2H), b2 (B).
     pub v: Vec<f32>,
 }
 
 impl Params {
-    pub fn len(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    /// The first layer's rows: one per input, and the shared ones when factorised.
+    fn rows(kings: KingLayout) -> usize {
+        kings.inputs() + if kings.count() > 1 { INPUTS } else { 0 }
     }
 
-    /// Small random weights from a seed (with one bucket, the same as before buckets).
-    pub fn random(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Params {
+    pub fn len(hidden: usize, buckets: usize, kings: KingLayout) -> usize {
+        Params::rows(kings) * hidden + hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// Small random weights from a seed (with one bucket and no king buckets, the same as
+    /// before either existed); the shared rows start at zero.
+    pub fn random(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        kings: KingLayout,
+        seed: u64,
+    ) -> Params {
         let mut rng = Lcg(seed);
         let mut uniform = |a: f32| ((rng.next_u31() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0) * a;
-        let mut v = vec![0.0; Params::len(hidden, buckets)];
-        for w in &mut v[..INPUTS * hidden] {
+        let mut v = vec![0.0; Params::len(hidden, buckets, kings)];
+        for w in &mut v[..kings.inputs() * hidden] {
             *w = uniform(0.1);
         }
         let out = 1.0 / (2.0 * hidden as f32).sqrt();
-        let w2 = INPUTS * hidden + hidden;
+        let w2 = Params::rows(kings) * hidden + hidden;
         for w in &mut v[w2..w2 + buckets * 2 * hidden] {
             *w = uniform(out);
         }
@@ -39,12 +61,19 @@ impl Params {
             hidden,
             activation,
             buckets,
+            kings,
             v,
         }
     }
 
+    /// Where the shared row of input `f` starts, when the first layer is factorised.
+    #[inline]
+    fn shared(&self, f: usize) -> Option<usize> {
+        (self.kings.count() > 1).then(|| (self.kings.inputs() + f % INPUTS) * self.hidden)
+    }
+
     fn b1(&self) -> usize {
-        INPUTS * self.hidden
+        Params::rows(self.kings) * self.hidden
     }
 
     fn w2(&self) -> usize {
@@ -67,6 +96,11 @@ impl Params {
             for (a, w) in acc.iter_mut().zip(&self.v[f * h..(f + 1) * h]) {
                 *a += w;
             }
+            if let Some(at) = self.shared(f) {
+                for (a, w) in acc.iter_mut().zip(&self.v[at..at + h]) {
+                    *a += w;
+                }
+            }
         }
         acc
     }
@@ -84,7 +118,7 @@ impl Params {
 
     /// The raw output y for a sample.
     pub fn forward(&self, s: &Sample) -> f32 {
-        let (ours, theirs) = s.perspectives();
+        let (ours, theirs) = s.perspectives(self.kings);
         let b = bucket(s.pieces(), self.buckets);
         self.output(&self.accumulate(&ours), &self.accumulate(&theirs), b)
     }
@@ -92,7 +126,7 @@ impl Params {
     /// Adds the gradient of `scale` x this sample's loss to `grad`; returns the loss.
     fn backward(&self, s: &Sample, scale: f32, grad: &mut [f32]) -> f32 {
         let h = self.hidden;
-        let (ours, theirs) = s.perspectives();
+        let (ours, theirs) = s.perspectives(self.kings);
         let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
         let k = bucket(s.pieces(), self.buckets);
         let (w2_at, b2_at, b1_at) = (self.w2_of(k), self.b2() + k, self.b1());
@@ -114,6 +148,11 @@ impl Params {
             for &f in features.iter() {
                 for (gw, dj) in grad[f * h..(f + 1) * h].iter_mut().zip(&d) {
                     *gw += dj;
+                }
+                if let Some(at) = self.shared(f) {
+                    for (gw, dj) in grad[at..at + h].iter_mut().zip(&d) {
+                        *gw += dj;
+                    }
                 }
             }
         }
@@ -166,10 +205,25 @@ impl Params {
         (loss / batch.len().max(1) as f64, total)
     }
 
+    /// The engine's first-layer weights (each bucket's rows with the shared ones added in)
+    /// and biases, in float.
+    fn first_layer(&self) -> Vec<f32> {
+        let h = self.hidden;
+        let rows = self.kings.inputs() * h;
+        let mut w: Vec<f32> = self.v[..rows].to_vec();
+        if self.kings.count() > 1 {
+            for (i, x) in w.iter_mut().enumerate() {
+                *x += self.v[rows + i % (INPUTS * h)];
+            }
+        }
+        w.extend_from_slice(&self.v[self.b1()..self.w2()]);
+        w
+    }
+
     /// How many first-layer weights and biases `quantise` clips to ±MAX_W1.
     pub fn clipped_first_layer(&self) -> usize {
         let limit = f32::from(MAX_W1) + 0.5;
-        self.v[..self.w2()]
+        self.first_layer()
             .iter()
             .filter(|&&w| (w * QA as f32).abs() >= limit)
             .count()
@@ -186,16 +240,16 @@ impl Params {
             .iter()
             .map(|&w| q(w, QB))
             .collect();
+        let mut w1: Vec<i16> = self.first_layer().iter().map(|&w| q1(w)).collect();
+        let b1 = w1.split_off(self.kings.inputs() * self.hidden);
         Network {
             hidden: self.hidden,
             activation: self.activation,
+            kings: self.kings,
             settings_hash,
             buckets: self.buckets,
-            w1: self.v[..self.b1()].iter().map(|&w| q1(w)).collect(),
-            b1: self.v[self.b1()..self.w2()]
-                .iter()
-                .map(|&w| q1(w))
-                .collect(),
+            w1,
+            b1,
             narrow_w2: narrow_w2(&w2),
             w2,
             b2: self.v[self.b2()..]
@@ -244,7 +298,7 @@ mod tests {
     #[test]
     fn the_gradient_agrees_with_finite_differences() {
         for activation in [Activation::CReLU, Activation::SCReLU] {
-            let mut p = Params::random(4, activation, 1, 3);
+            let mut p = Params::random(4, activation, 1, KingLayout::NONE, 3);
             unclamped(&mut p);
             let b1 = p.b1();
             let batch = samples(&SET, 0.5);
@@ -267,9 +321,47 @@ mod tests {
         }
     }
 
+    /// With four king buckets the first layer is factorised: a bucket's row and the shared
+    /// row of the same (mirrored) feature both get the gradient of every position that uses
+    /// them. Here White's king on e1 and Black's on e8 both read as an own king on d1
+    /// (mirrored) in bucket 1.
+    #[test]
+    fn with_king_buckets_bucket_and_shared_rows_get_their_gradients() {
+        let kings = KingLayout::new(4).unwrap();
+        let mut p = Params::random(4, Activation::SCReLU, 1, kings, 3);
+        unclamped(&mut p);
+        // The shared rows start at zero; give them weights so that they shape the output.
+        let shared = kings.inputs() * p.hidden;
+        let mut rng = Lcg(8);
+        for w in &mut p.v[shared..shared + INPUTS * p.hidden] {
+            *w = (rng.next_u31() % 100) as f32 / 1000.0 - 0.05;
+        }
+        let batch = samples(&SET, 0.5);
+        let (_, grad) = p.gradient(&batch, 2);
+        let king_d1 = nnue::feature(
+            Color::White,
+            shakmaty::Square::D1,
+            shakmaty::Piece {
+                color: Color::White,
+                role: shakmaty::Role::King,
+            },
+        );
+        for i in [
+            (INPUTS + king_d1) * 4 + 1,
+            (kings.inputs() + king_d1) * 4 + 1,
+            p.b1() + 2,
+            p.w2(),
+        ] {
+            let analytic = checked_gradient(&p, &batch, &grad, i, "king buckets");
+            assert!(analytic != 0.0, "param {i} has no gradient");
+        }
+        // No position has a king in bucket 0 (a1-b1 mirrored): those rows learn nothing.
+        assert_eq!(grad[king_d1 * 4 + 1], 0.0);
+    }
+
     #[test]
     fn quantised_first_layer_weights_stay_where_16_bit_sums_hold_them() {
-        let mut p = Params::random(4, Activation::SCReLU, 1, 3);
+        let mut p = Params::random(4, Activation::SCReLU, 1, KingLayout::NONE, 3);
         let b1 = p.b1();
         p.v[5] = 100.0;
         p.v[b1 + 1] = -50.0;
@@ -284,7 +376,7 @@ mod tests {
     /// scores each position by the same bucket as the float one.
     #[test]
     fn each_bucket_learns_from_its_own_positions_only() {
-        let mut p = Params::random(4, Activation::SCReLU, 3, 9);
+        let mut p = Params::random(4, Activation::SCReLU, 3, KingLayout::NONE, 9);
         unclamped(&mut p);
         let batch = samples(&SET, 0.5);
         let (_, grad) = p.gradient(&batch, 2);
@@ -305,7 +397,7 @@ mod tests {
             let pos = Game::from_fen(fen, false).unwrap().pos;
             let r = Record::pack(&pos, Some(0), Outcome::Draw, false);
             let s = Sample::from_record(&r, 0.0).unwrap();
-            let (ours, theirs) = s.perspectives();
+            let (ours, theirs) = s.perspectives(p.kings);
             let (a, b) = (p.accumulate(&ours), p.accumulate(&theirs));
             let quant_cp = net.evaluate(&pos) as f32;
             let own = bucket(s.pieces(), 3);
@@ -324,9 +416,38 @@ mod tests {
 
     #[test]
     fn quantised_inference_follows_the_float_network() {
-        for activation in [Activation::CReLU, Activation::SCReLU] {
-            let p = Params::random(16, activation, 1, 11);
+        for (activation, k) in [
+            (Activation::CReLU, 0),
+            (Activation::SCReLU, 0),
+            (Activation::SCReLU, 1),
+            (Activation::SCReLU, 2),
+            (Activation::CReLU, 4),
+            (Activation::SCReLU, 4),
+        ] {
+            let kings = KingLayout::new(k).unwrap();
+            let mut p = Params::random(16, activation, 1, kings, 11);
+            if k > 1 {
+                // Shared rows that count: the engine's net has them added into each bucket.
+                let shared = kings.inputs() * p.hidden;
+                let mut rng = Lcg(4);
+                for w in &mut p.v[shared..shared + INPUTS * p.hidden] {
+                    *w = (rng.next_u31() % 100) as f32 / 1000.0 - 0.05;
+                }
+            }
+            // Weights on the quantisation's grid, so that the two differ only by the integer
+            // arithmetic's rounding: a row of the wrong bucket or a shared row left out of
+            // the engine's net would show.
+            let (w2, b2) = (p.w2(), p.b2());
+            for (i, w) in p.v.iter_mut().enumerate() {
+                let by = match i {
+                    i if i < w2 => QA,
+                    i if i < b2 => QB,
+                    _ => QA * QB,
+                } as f32;
+                *w = (*w * by).round() / by;
+            }
             let net = p.quantise(0);
+            assert_eq!((net.kings, net.w1.len()), (kings, kings.inputs() * 16));
             for (fen, _, _) in SET {
                 let pos = Game::from_fen(fen, false).unwrap().pos;
                 let r = Record::pack(&pos, Some(0), Outcome::Draw, false);
@@ -334,8 +455,8 @@ mod tests {
                 let float_cp = p.forward(&s) * SCALE as f32;
                 let quant_cp = net.evaluate(&pos) as f32;
                 assert!(
-                    (float_cp - quant_cp).abs() <= 3.0,
-                    "{activation:?} {fen}: float {float_cp}, quantised {quant_cp}"
+                    (float_cp - quant_cp).abs() <= 1.0,
+                    "{activation:?} {k} king buckets {fen}: float {float_cp}, quantised {quant_cp}"
                 );
             }
         }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::sample::shuffle;
 use super::{Adam, Curve, Params, Sample, curve_svg, learning_rate, write_checkpoint};
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{Activation, MAX_W1, QA};
+use crate::eval::nnue::{Activation, KingLayout, MAX_W1, QA};
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -15,6 +15,8 @@ pub struct Settings {
     pub activation: Activation,
     /// Output buckets by piece count (1: none).
     pub buckets: usize,
+    /// Inputs by the perspective's king (`KingLayout::NONE`: none).
+    pub kings: KingLayout,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -44,6 +46,11 @@ impl Settings {
         let text = if self.mirror { text + " mirror" } else { text };
         let text = if self.buckets > 1 {
             format!("{text} ob{}", self.buckets)
+        } else {
+            text
+        };
+        let text = if self.kings.count() > 0 {
+            format!("{text} kb{}", self.kings.count())
         } else {
             text
         };
@@ -151,6 +158,7 @@ mod tests {
             hidden: 8,
             activation: Activation::SCReLU,
             buckets: 1,
+            kings: KingLayout::NONE,
             epochs: 60,
             batch: 2,
             lr: 0.01,
@@ -163,7 +171,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let outputs = Outputs { dir: dir.clone() };
-        let start = Params::random(8, Activation::SCReLU, 1, 5);
+        let start = Params::random(8, Activation::SCReLU, 1, KingLayout::NONE, 5);
         let before = start.loss(&valid);
         let n = start.v.len();
         let trained = train(

@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use super::sigmoid;
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{self, SCALE};
+use crate::eval::nnue::{self, INPUTS, KingLayout, SCALE};
 use crate::learn::packed::Record;
 
 /// One training position: the White-view input indices, whose move it is, and the target.
@@ -61,18 +61,34 @@ impl Sample {
         Some(m)
     }
 
-    /// Input indices for the side to move and for the other side.
     /// How many pieces the position has (kings included).
     pub(super) fn pieces(&self) -> usize {
         usize::from(self.count)
     }
 
-    pub(super) fn perspectives(&self) -> (Vec<usize>, Vec<usize>) {
-        let white: Vec<usize> = self.features[..usize::from(self.count)]
+    /// Input indices for the side to move and for the other side, laid out by `kings` (each
+    /// perspective's inputs in its own king's bucket, mirrored when that king is on e-h).
+    pub(super) fn perspectives(&self, kings: KingLayout) -> (Vec<usize>, Vec<usize>) {
+        let mut white: Vec<usize> = self.features[..usize::from(self.count)]
             .iter()
             .map(|&f| usize::from(f))
             .collect();
-        let black: Vec<usize> = white.iter().map(|&f| nnue::flip_feature(f)).collect();
+        let mut black: Vec<usize> = white.iter().map(|&f| nnue::flip_feature(f)).collect();
+        if kings.count() > 0 {
+            // A perspective's own king is its feature 320-383 (our king on squares 0-63,
+            // from its own side's view); a position without one takes a1's view.
+            for side in [&mut white, &mut black] {
+                let own_king = INPUTS / 2 - 64;
+                let king = side
+                    .iter()
+                    .find(|&&f| (own_king..INPUTS / 2).contains(&f))
+                    .map_or(0, |&f| f - own_king);
+                let view = kings.view(shakmaty::Square::new(king as u32));
+                for f in side.iter_mut() {
+                    *f = view.index(*f);
+                }
+            }
+        }
         if self.black_to_move {
             (black, white)
         } else {
@@ -104,7 +120,7 @@ mod tests {
         );
         let m = a[0].mirrored().expect("no castling rights");
         let sorted = |s: &Sample| {
-            let (mut us, mut them) = s.perspectives();
+            let (mut us, mut them) = s.perspectives(KingLayout::NONE);
             us.sort_unstable();
             them.sort_unstable();
             (us, them)
