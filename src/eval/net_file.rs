@@ -74,6 +74,21 @@ pub fn load(spec: &str) -> Result<LoadedNet, String> {
 mod tests {
     use super::*;
 
+    /// The nets kept in `nets/` (format version 1, written before king buckets existed) load
+    /// and are written again byte for byte.
+    #[test]
+    fn the_kept_nets_are_written_again_byte_for_byte() {
+        for bytes in [
+            EMBEDDED_BYTES,
+            include_bytes!("../../nets/n3.bin").as_slice(),
+            include_bytes!("../../nets/n4b.bin").as_slice(),
+        ] {
+            let net = Network::from_bytes(bytes).unwrap();
+            assert_eq!(net.kings, super::super::nnue::KingLayout::NONE);
+            assert!(net.to_bytes() == bytes);
+        }
+    }
+
     #[test]
     fn the_embedded_net_loads_and_bad_files_are_named_with_the_reason() {
         let e = load(EMBEDDED).unwrap();

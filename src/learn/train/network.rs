@@ -355,8 +355,19 @@ mod tests {
             let analytic = checked_gradient(&p, &batch, &grad, i, "king buckets");
             assert!(analytic != 0.0, "param {i} has no gradient");
         }
-        // No position has a king in bucket 0 (a1-b1 mirrored): those rows learn nothing.
-        assert_eq!(grad[king_d1 * 4 + 1], 0.0);
+        // White's pawn on e4 (the first and last positions, White's king on e1) is a pawn
+        // on d4 in bucket 1 for White; no king of the set stands in bucket 0 (a1-b1, g1-h1),
+        // so that bucket's row of the same pawn learns nothing.
+        let pawn_d4 = nnue::feature(
+            Color::White,
+            shakmaty::Square::D4,
+            shakmaty::Piece {
+                color: Color::White,
+                role: shakmaty::Role::Pawn,
+            },
+        );
+        assert!(grad[(INPUTS + pawn_d4) * 4 + 1] != 0.0);
+        assert_eq!(grad[pawn_d4 * 4 + 1], 0.0);
     }
 
     #[test]

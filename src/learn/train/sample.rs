@@ -22,8 +22,19 @@ pub struct Sample {
 
 impl Sample {
     /// From a record: `wdl` is the weight of the game result against the search score.
+    /// `None` for a record that cannot be a chess position's: unreadable, or without one
+    /// king of each colour (king buckets read each side's king).
     pub fn from_record(r: &Record, wdl: f32) -> Option<Sample> {
         let pieces = r.pieces()?;
+        for color in Color::ALL {
+            let kings = pieces
+                .iter()
+                .filter(|(_, p)| p.color == color && p.role == shakmaty::Role::King)
+                .count();
+            if kings != 1 {
+                return None;
+            }
+        }
         let mut features = [0u16; 32];
         for (i, (sq, piece)) in pieces.iter().enumerate() {
             features[i] = nnue::feature(Color::White, *sq, *piece) as u16;
