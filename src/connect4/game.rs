@@ -72,3 +72,40 @@ impl Game for Board {
         (col + 1).to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::connect4::solver::Solver;
+    use crate::negamax::{Silent, negamax};
+
+    fn depth_limited(pos: Position, depth: u32) -> Option<i32> {
+        negamax(
+            &mut Board(pos),
+            depth,
+            &mut Effort::unlimited(),
+            &mut Silent,
+        )
+    }
+
+    /// A horizon with no end of the game before it is worth 0 (unknown, read as a draw):
+    /// the empty board searched to a few plies is 0 at every depth. A win inside the
+    /// horizon has the solver's score.
+    #[test]
+    fn the_horizon_reads_as_a_draw_and_a_win_inside_it_has_the_solvers_score() {
+        for depth in 1..=4 {
+            assert_eq!(
+                depth_limited(Position::default(), depth),
+                Some(0),
+                "depth {depth}"
+            );
+        }
+        // The first player has three stones in column 1 and plays the fourth.
+        let pos = Position::from_moves("121212").unwrap();
+        let exact = Solver::new().solve(&pos);
+        assert!(exact > 0);
+        for depth in 1..=3 {
+            assert_eq!(depth_limited(pos, depth), Some(exact), "depth {depth}");
+        }
+    }
+}
