@@ -126,8 +126,15 @@ impl Accumulator {
         self.views = parent.views;
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
-            // SAFETY: the CPU has AVX2, as checked just above.
-            unsafe { self.apply_avx2(net, parent, c) };
+            // SAFETY: the CPU has AVX2, as checked just above. A net without king buckets
+            // takes the code whose input indices need no view (they are the features).
+            unsafe {
+                if net.kings.count() == 0 {
+                    self.apply_avx2::<false>(net, parent, c);
+                } else {
+                    self.apply_avx2::<true>(net, parent, c);
+                }
+            }
             return;
         }
         self.apply_portable(net, parent, c);
@@ -135,10 +142,11 @@ impl Accumulator {
 
     /// The changes of a chess move in AVX2 registers, sixteen sums at a time, for sums whose
     /// length is a multiple of 16 (every net Ferrum trains); anything else takes
-    /// `apply_portable` compiled for AVX2.
+    /// `apply_portable` compiled for AVX2. `KINGS`: the net has king buckets (the views
+    /// place the inputs; without, they are the plain view's and the indices the features).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn apply_avx2(&mut self, net: &Network, parent: &Accumulator, c: &Changes) {
+    fn apply_avx2<const KINGS: bool>(&mut self, net: &Network, parent: &Accumulator, c: &Changes) {
         let n = net.hidden;
         let fits =
             n.is_multiple_of(16) && self.sums.iter().chain(&parent.sums).all(|s| s.len() == n);
@@ -149,7 +157,7 @@ impl Accumulator {
         for perspective in Color::ALL {
             let i = perspective as usize;
             let (out, from) = (&mut self.sums[i][..], &parent.sums[i][..]);
-            let view = parent.views[i];
+            let view = if KINGS { parent.views[i] } else { View::PLAIN };
             let row =
                 |(piece, sq): (Piece, Square)| net.row(view.index(feature(perspective, sq, piece)));
             match (c.adds, c.subs) {

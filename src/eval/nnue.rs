@@ -109,8 +109,8 @@ pub struct KingLayout(u8);
 /// `feature` is its bucket's offset plus the feature with its file mirrored or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct View {
-    base: usize,
-    flip: usize,
+    base: u16,
+    flip: u16,
 }
 
 impl View {
@@ -119,7 +119,7 @@ impl View {
 
     #[inline(always)]
     pub fn index(self, feature: usize) -> usize {
-        self.base + (feature ^ self.flip)
+        usize::from(self.base) + (feature ^ usize::from(self.flip))
     }
 }
 
@@ -166,9 +166,10 @@ impl KingLayout {
                 _ => 3,
             },
         };
+        // At most 3 x 768 and 7: both fit 16 bits, so a pair of views is one word to copy.
         View {
-            base: bucket * INPUTS,
-            flip,
+            base: (bucket * INPUTS) as u16,
+            flip: flip as u16,
         }
     }
 
@@ -627,7 +628,10 @@ mod tests {
     /// bucket of that mirrored square from its own side.
     #[test]
     fn king_buckets_see_the_board_from_the_kings_side() {
-        let view = |base, flip| View { base, flip };
+        let view = |base: usize, flip: u16| View {
+            base: base as u16,
+            flip,
+        };
         let four = KingLayout::new(4).unwrap();
         let white = |sq| four.view_at(Color::White, sq);
         assert_eq!(white(Square::G1), view(0, 7));
@@ -666,7 +670,7 @@ mod tests {
         for layout in [KingLayout::NONE, one, two, four] {
             let mut bases: Vec<usize> = Square::ALL
                 .iter()
-                .map(|&sq| layout.view_at(Color::White, sq).base)
+                .map(|&sq| usize::from(layout.view_at(Color::White, sq).base))
                 .collect();
             bases.sort_unstable();
             bases.dedup();
