@@ -77,7 +77,7 @@ impl Game for Board {
 mod tests {
     use super::*;
     use crate::connect4::solver::Solver;
-    use crate::negamax::{Silent, negamax};
+    use crate::negamax::{INF, Silent, Table, alphabeta_tt, negamax};
 
     fn depth_limited(pos: Position, depth: u32) -> Option<i32> {
         negamax(
@@ -107,5 +107,31 @@ mod tests {
         for depth in 1..=3 {
             assert_eq!(depth_limited(pos, depth), Some(exact), "depth {depth}");
         }
+    }
+
+    /// Alpha-beta with a table gives plain negamax's values, in positions with wins and
+    /// losses inside the horizon.
+    #[test]
+    fn with_a_table_the_values_are_plain_negamaxs() {
+        let mut decided = 0;
+        for line in ["", "121212", "4455443", "334455", "1234567"] {
+            let pos = Position::from_moves(line).unwrap();
+            for depth in 1..=7 {
+                let mut table = Table::new(1 << 10);
+                let v = alphabeta_tt(
+                    &mut Board(pos),
+                    depth,
+                    -INF,
+                    INF,
+                    &mut table,
+                    &mut Effort::unlimited(),
+                    &mut Silent,
+                );
+                let plain = depth_limited(pos, depth);
+                assert_eq!(v, plain, "{line} depth {depth}");
+                decided += usize::from(plain != Some(0));
+            }
+        }
+        assert!(decided > 5, "{decided} searches saw a win or a loss");
     }
 }

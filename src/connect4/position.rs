@@ -273,6 +273,65 @@ pub fn win_now_score(moves: u32) -> i32 {
 mod tests {
     use super::*;
 
+    /// `winning_cells` against the plain way: for every empty cell, put a stone there and
+    /// look for four in a row through it along each of the four lines, by coordinates. Over
+    /// random boards, so that every direction and every place of the gap in a line comes up.
+    #[test]
+    fn winning_cells_are_the_empty_cells_that_complete_four_in_any_line() {
+        let cell = |c: i32, r: i32| -> Option<u64> {
+            ((0..WIDTH as i32).contains(&c) && (0..HEIGHT as i32).contains(&r))
+                .then(|| 1u64 << (c as usize * STRIDE + r as usize))
+        };
+        let mut rng = crate::basics::rng::Lcg(17);
+        let (mut found, mut by_direction) = (0, [0; 4]);
+        for _ in 0..3000 {
+            // Columns filled to random heights, each stone ours or theirs: stones stand on
+            // each other, as in a game (a vertical four is completed only on its top).
+            let (mut ours, mut mask) = (0u64, 0u64);
+            for c in 0..WIDTH as i32 {
+                let height = (rng.next_u31() % (HEIGHT as u64 + 1)) as i32;
+                for r in 0..height {
+                    let bit = cell(c, r).unwrap_or(0);
+                    mask |= bit;
+                    if rng.next_u31() % 2 == 0 {
+                        ours |= bit;
+                    }
+                }
+            }
+            let mut expected = 0u64;
+            for c in 0..WIDTH as i32 {
+                for r in 0..HEIGHT as i32 {
+                    let Some(bit) = cell(c, r) else { continue };
+                    if mask & bit != 0 {
+                        continue;
+                    }
+                    let with = ours | bit;
+                    let has = |c: i32, r: i32| cell(c, r).is_some_and(|b| with & b != 0);
+                    for (d, (dc, dr)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+                        // The four-cell windows along this line that hold (c, r).
+                        let four = (-3..=0).any(|start| {
+                            (0..4).all(|k| has(c + dc * (start + k), r + dr * (start + k)))
+                        });
+                        if four {
+                            expected |= bit;
+                            by_direction[d] += 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                winning_cells(ours, mask),
+                expected,
+                "ours {ours:#x} mask {mask:#x}"
+            );
+            found += expected.count_ones();
+        }
+        assert!(
+            found > 1000 && by_direction.iter().all(|&n| n > 100),
+            "{found} winning cells, by direction {by_direction:?}"
+        );
+    }
+
     fn pos(line: &str) -> Position {
         match Position::from_moves(line) {
             Ok(p) => p,
