@@ -293,7 +293,7 @@ mod tests {
                 for r in 0..height {
                     let bit = cell(c, r).unwrap_or(0);
                     mask |= bit;
-                    if rng.next_u31() % 2 == 0 {
+                    if rng.next_u31().is_multiple_of(2) {
                         ours |= bit;
                     }
                 }
