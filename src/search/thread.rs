@@ -212,6 +212,22 @@ mod tests {
     use crate::search::time::{Clock, StopToken};
     use crate::search::tt::TranspositionTable;
 
+    /// Searches `fen` with `net` to `depth` (every evaluation checked against a refresh);
+    /// returns the evaluations checked and those made afresh after a king changed bucket.
+    fn checked_search(net: &Arc<Network>, fen: &str, depth: i32) -> (u64, u64) {
+        let game = Game::from_fen(fen, false).unwrap();
+        let tt = TranspositionTable::new(4).unwrap();
+        let clock = Clock::unlimited(StopToken::detached());
+        let mut td = ThreadData::default();
+        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
+        s.td.use_net(Some(Arc::clone(net)), &game.pos);
+        let root = RootMoves::new(&game.pos, &[]);
+        for d in 1..=depth {
+            s.search_root(&game.pos, root.moves(), true, d, -INFINITY, INFINITY);
+        }
+        (s.td.net_checks, s.td.net_refreshes)
+    }
+
     /// Searches with the embedded net: `evaluate` checks (under `cfg(test)`) that the
     /// accumulator of every evaluated node equals a refresh of its board, so a wrong update
     /// on any move, null move or quiescence capture fails here.
@@ -226,17 +242,7 @@ mod tests {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/2P5/8/3pP3/8/8/5p2/k1K5 w - d6 0 1",
         ] {
-            let game = Game::from_fen(fen, false).unwrap();
-            let tt = TranspositionTable::new(4).unwrap();
-            let clock = Clock::unlimited(StopToken::detached());
-            let mut td = ThreadData::default();
-            let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-            s.td.use_net(Some(Arc::clone(&net)), &game.pos);
-            let root = RootMoves::new(&game.pos, &[]);
-            for depth in 1..=6 {
-                s.search_root(&game.pos, root.moves(), true, depth, -INFINITY, INFINITY);
-            }
-            checks += s.td.net_checks;
+            checks += checked_search(&net, fen, 6).0;
         }
         assert!(checks > 5000, "only {checks} evaluations checked");
     }
@@ -271,18 +277,9 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1",
         ] {
-            let game = Game::from_fen(fen, false).unwrap();
-            let tt = TranspositionTable::new(4).unwrap();
-            let clock = Clock::unlimited(StopToken::detached());
-            let mut td = ThreadData::default();
-            let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-            s.td.use_net(Some(Arc::clone(&net)), &game.pos);
-            let root = RootMoves::new(&game.pos, &[]);
-            for depth in 1..=4 {
-                s.search_root(&game.pos, root.moves(), true, depth, -INFINITY, INFINITY);
-            }
-            checks += s.td.net_checks;
-            refreshes += s.td.net_refreshes;
+            let (c, r) = checked_search(&net, fen, 4);
+            checks += c;
+            refreshes += r;
         }
         assert!(
             checks > 500 && refreshes > 20,
