@@ -179,8 +179,10 @@ impl KingLayout {
         if self.0 == 0 {
             return View::PLAIN;
         }
-        let king = board.king_of(perspective).unwrap_or(Square::A1);
-        self.view(oriented(perspective, king))
+        self.view_at(
+            perspective,
+            board.king_of(perspective).unwrap_or(Square::A1),
+        )
     }
 
     /// The view of `perspective` with its king on `king` (a square of the board).

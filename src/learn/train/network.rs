@@ -287,6 +287,28 @@ mod tests {
         analytic
     }
 
+    /// White's input index of a white `role` on `sq` (no king buckets).
+    fn white(role: shakmaty::Role, sq: shakmaty::Square) -> usize {
+        nnue::feature(
+            Color::White,
+            sq,
+            shakmaty::Piece {
+                color: Color::White,
+                role,
+            },
+        )
+    }
+
+    /// Small made-up weights for the shared rows of a factorised net (they start at zero),
+    /// so that they shape the output.
+    fn shared_rows_random(p: &mut Params, seed: u64) {
+        let Some(start) = p.shared(0) else { return };
+        let mut rng = Lcg(seed);
+        for w in &mut p.v[start..start + INPUTS * p.hidden] {
+            *w = (rng.next_u31() % 100) as f32 / 1000.0 - 0.05;
+        }
+    }
+
     /// Hidden biases that move the sums into the unclamped range, where the slope is defined.
     fn unclamped(p: &mut Params) {
         let b1 = p.b1();
@@ -306,14 +328,7 @@ mod tests {
             let w2 = p.w2();
             // A first-layer weight of a piece present in every sample (White's king on e1
             // in three of them, e2 or e3 in others), a bias, output weights.
-            let king_e1 = nnue::feature(
-                Color::White,
-                shakmaty::Square::E1,
-                shakmaty::Piece {
-                    color: Color::White,
-                    role: shakmaty::Role::King,
-                },
-            );
+            let king_e1 = white(shakmaty::Role::King, shakmaty::Square::E1);
             for i in [king_e1 * 4 + 1, b1 + 2, w2, w2 + 5, p.b2()] {
                 let analytic = checked_gradient(&p, &batch, &grad, i, &format!("{activation:?}"));
                 assert!(analytic != 0.0, "param {i} has no gradient");
@@ -330,22 +345,10 @@ mod tests {
         let kings = KingLayout::new(4).unwrap();
         let mut p = Params::random(4, Activation::SCReLU, 1, kings, 3);
         unclamped(&mut p);
-        // The shared rows start at zero; give them weights so that they shape the output.
-        let shared = kings.inputs() * p.hidden;
-        let mut rng = Lcg(8);
-        for w in &mut p.v[shared..shared + INPUTS * p.hidden] {
-            *w = (rng.next_u31() % 100) as f32 / 1000.0 - 0.05;
-        }
+        shared_rows_random(&mut p, 8);
         let batch = samples(&SET, 0.5);
         let (_, grad) = p.gradient(&batch, 2);
-        let king_d1 = nnue::feature(
-            Color::White,
-            shakmaty::Square::D1,
-            shakmaty::Piece {
-                color: Color::White,
-                role: shakmaty::Role::King,
-            },
-        );
+        let king_d1 = white(shakmaty::Role::King, shakmaty::Square::D1);
         for i in [
             (INPUTS + king_d1) * 4 + 1,
             (kings.inputs() + king_d1) * 4 + 1,
@@ -358,14 +361,7 @@ mod tests {
         // White's pawn on e4 (the first and last positions, White's king on e1) is a pawn
         // on d4 in bucket 1 for White; no king of the set stands in bucket 0 (a1-b1, g1-h1),
         // so that bucket's row of the same pawn learns nothing.
-        let pawn_d4 = nnue::feature(
-            Color::White,
-            shakmaty::Square::D4,
-            shakmaty::Piece {
-                color: Color::White,
-                role: shakmaty::Role::Pawn,
-            },
-        );
+        let pawn_d4 = white(shakmaty::Role::Pawn, shakmaty::Square::D4);
         assert!(grad[(INPUTS + pawn_d4) * 4 + 1] != 0.0);
         assert_eq!(grad[pawn_d4 * 4 + 1], 0.0);
     }
@@ -437,14 +433,9 @@ mod tests {
         ] {
             let kings = KingLayout::new(k).unwrap();
             let mut p = Params::random(16, activation, 1, kings, 11);
-            if k > 1 {
-                // Shared rows that count: the engine's net has them added into each bucket.
-                let shared = kings.inputs() * p.hidden;
-                let mut rng = Lcg(4);
-                for w in &mut p.v[shared..shared + INPUTS * p.hidden] {
-                    *w = (rng.next_u31() % 100) as f32 / 1000.0 - 0.05;
-                }
-            }
+            // Shared rows that count (with 2 or 4 buckets): the engine's net has them added
+            // into each bucket.
+            shared_rows_random(&mut p, 4);
             // Weights on the quantisation's grid, so that the two differ only by the integer
             // arithmetic's rounding: a row of the wrong bucket or a shared row left out of
             // the engine's net would show.

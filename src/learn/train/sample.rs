@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use super::sigmoid;
 use crate::basics::rng::Lcg;
-use crate::eval::nnue::{self, INPUTS, KingLayout, SCALE};
+use crate::eval::nnue::{self, KingLayout, SCALE};
 use crate::learn::packed::Record;
 
 /// One training position: the White-view input indices, whose move it is, and the target.
@@ -86,13 +86,20 @@ impl Sample {
             .collect();
         let mut black: Vec<usize> = white.iter().map(|&f| nnue::flip_feature(f)).collect();
         if kings.count() > 0 {
-            // A perspective's own king is its feature 320-383 (our king on squares 0-63,
-            // from its own side's view); a position without one takes a1's view.
+            // A perspective's own king is one of the 64 features from its king on a1 (seen
+            // from its own side); a position without one takes a1's view.
+            let own_king = nnue::feature(
+                Color::White,
+                shakmaty::Square::A1,
+                shakmaty::Piece {
+                    color: Color::White,
+                    role: shakmaty::Role::King,
+                },
+            );
             for side in [&mut white, &mut black] {
-                let own_king = INPUTS / 2 - 64;
                 let king = side
                     .iter()
-                    .find(|&&f| (own_king..INPUTS / 2).contains(&f))
+                    .find(|&&f| (own_king..own_king + 64).contains(&f))
                     .map_or(0, |&f| f - own_king);
                 let view = kings.view(shakmaty::Square::new(king as u32));
                 for f in side.iter_mut() {
