@@ -77,7 +77,7 @@ impl Game for Board {
 mod tests {
     use super::*;
     use crate::connect4::solver::Solver;
-    use crate::negamax::{INF, Silent, Table, alphabeta_tt, negamax};
+    use crate::negamax::{INF, Silent, Table, alphabeta_tt, iterative_deepening, negamax};
 
     fn depth_limited(pos: Position, depth: u32) -> Option<i32> {
         negamax(
@@ -133,5 +133,42 @@ mod tests {
             }
         }
         assert!(decided > 5, "{decided} searches saw a win or a loss");
+    }
+
+    /// Iterative deepening keeps one table through its iterations, so each iteration meets
+    /// the entries of the one before, the root's among them. Every iteration's value is
+    /// still plain negamax's at that depth, and its move is one that reaches that value.
+    #[test]
+    fn iterative_deepening_gives_plain_negamaxs_value_at_every_depth() {
+        let mut decided = 0;
+        for line in ["121212", "4455443", "334455", "1234567", "44444", "3344551"] {
+            let pos = Position::from_moves(line).unwrap();
+            // A prime number of slots: the keys are bit patterns, and the root's entry must
+            // outlive each iteration for its move to be read back.
+            let mut table = Table::new(1_000_003);
+            let iterations = iterative_deepening(
+                &mut Board(pos),
+                7,
+                &mut table,
+                &mut Effort::unlimited(),
+                &mut Silent,
+            )
+            .unwrap();
+            assert_eq!(iterations.len(), 7, "{line}");
+            for it in iterations {
+                let plain = depth_limited(pos, it.depth).unwrap();
+                assert_eq!(it.value, plain, "{line} depth {}", it.depth);
+                decided += usize::from(plain != 0);
+                let col = it.best.unwrap();
+                let mut child = Board(pos);
+                child.play(col);
+                let after = match child.terminal() {
+                    Some(v) => v,
+                    None => depth_limited(child.0, it.depth - 1).unwrap(),
+                };
+                assert_eq!(-after, plain, "{line} depth {} move {col}", it.depth);
+            }
+        }
+        assert!(decided > 5, "{decided} iterations saw a win or a loss");
     }
 }
