@@ -160,12 +160,9 @@ mod tests {
                 assert_eq!(it.value, plain, "{line} depth {}", it.depth);
                 decided += usize::from(plain != 0);
                 let col = it.best.unwrap();
-                let mut child = Board(pos);
-                child.play(col);
-                let after = match child.terminal() {
-                    Some(v) => v,
-                    None => depth_limited(child.0, it.depth - 1).unwrap(),
-                };
+                let mut child = pos;
+                child.play_col(usize::from(col));
+                let after = depth_limited(child, it.depth - 1).unwrap();
                 assert_eq!(-after, plain, "{line} depth {} move {col}", it.depth);
             }
         }
