@@ -5,12 +5,13 @@
 #   scripts/sprt-param.sh NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]
 #   e.g. scripts/sprt-param.sh singular 4ce58df 2513 singular_min_depth=8
 #
-# Both are built from clean checkouts in fixed places (../ferrum-data/sprt/build/{base,dev}),
+# Both are built from clean checkouts in fixed places (../ferrum-data/sprt/build/NAME/{base,dev}),
 # so the same commit and values build the same bytes on any machine with this toolchain: the
 # journal (scripts/journals/NAME.jsonl, kept in the repository because nothing outside it
 # outlives a machine) then resumes the match after the binaries are rebuilt by the same
 # command. The base's bench must be the commit's and the dev's must differ, else it stops.
-# SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1.
+# SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1
+# (CONCURRENCY overrides). Each NAME builds in its own place, so two SPRTs can run at once.
 # BUILD_ONLY=1 builds, checks and prints the binaries' SHA-256 without playing. SAME_BENCH=1
 # lets a change that leaves fixed-depth searches alone (time management) through the bench
 # check; such a change is tested at TC=10+0.1.
@@ -19,11 +20,12 @@ set -euo pipefail
 die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }
 [[ $# -ge 4 ]] || die "usage: $0 NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]"
 name=$1 commit=$2 seed=$3
+[[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "bad name '$name'"
 shift 3
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 data="$(cd "$repo/.." && pwd)/ferrum-data/sprt"
-build="$data/build"
+build="$data/build/$name"
 TC="${TC:-4+0.04}" ELO0="${ELO0:-0}" ELO1="${ELO1:-5}"
 book="$(cd "$repo/.." && pwd)/shared/data/books/8moves_v3.epd"
 [[ -r "$book" ]] || die "cannot read the book $book"
@@ -68,6 +70,6 @@ cd "$repo"
 exec python3 scripts/match.py \
     --engine "cmd=$dev" name=dev option.Hash=16 \
     --engine "cmd=$base" name=base option.Hash=16 \
-    --tc "$TC" --book "$book" --games 20000 --concurrency 1 \
+    --tc "$TC" --book "$book" --games 20000 --concurrency "${CONCURRENCY:-1}" \
     --sprt "$ELO0" "$ELO1" 0.05 0.05 --seed "$seed" \
     --pgn "$data/$name.pgn" --journal "scripts/journals/$name.jsonl"
