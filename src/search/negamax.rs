@@ -132,8 +132,9 @@ impl Searcher<'_> {
         }
         debug_assert_eq!(in_check, pos.is_check());
         // Check extension: a position in check is searched one ply deeper, so forcing lines
-        // are not cut off at the horizon.
-        let depth = if in_check && self.prune {
+        // are not cut off at the horizon. Not again in a search without one of the moves
+        // (singular extensions): the node's depth already has it.
+        let depth = if in_check && self.prune && self.td.stack.at(ply).excluded.is_none() {
             depth + 1
         } else {
             depth
@@ -431,7 +432,8 @@ impl Searcher<'_> {
 
     /// Records a searched node's score against its static evaluation in the correction
     /// history (when on): not in check (`static_eval` is -INFINITY there), not when a capture
-    /// or promotion was best (the evaluation is not meant to see those), not for mate
+    /// or promotion raised alpha (the evaluation is not meant to see those; at a fail-low
+    /// node the move kept is only the least bad), not for mate
     /// scores, and only where the score's bound says something about the evaluation: a
     /// fail-high above it, a fail-low below it, or an exact score.
     #[allow(clippy::too_many_arguments)]
@@ -449,7 +451,7 @@ impl Searcher<'_> {
         if limit == 0
             || static_eval == -INFINITY
             || node.score.abs() >= TB_WIN_BOUND
-            || node.mv.is_some_and(is_tactical)
+            || (node.score > alpha_orig && node.mv.is_some_and(is_tactical))
         {
             return;
         }
@@ -587,7 +589,9 @@ impl Searcher<'_> {
                 Some(h) if h.eval > -EVAL_LIMIT => h.eval,
                 _ => self.td.evaluate(pos, ply),
             };
-            best = static_eval;
+            // Standing pat on the corrected evaluation, as the interior estimates with it;
+            // the table keeps the evaluation itself.
+            best = corrected(&self.td.correction, pos.turn(), pos.board(), static_eval);
             if best >= beta {
                 if with_table && hit.is_none() {
                     self.tt.store_shallow(

@@ -3,6 +3,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
+use super::correction::corrected;
 use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, Previous, QuietOrder};
 use super::score::{DRAW, INFINITY, is_mate, mated_in};
@@ -171,7 +172,12 @@ impl Searcher<'_> {
             Some(hit) if self.use_tt => hit.eval,
             _ => self.td.evaluate(pos, 0),
         };
-        self.td.stack.at_mut(0).static_eval = static_eval;
+        // Ply 2 compares its corrected evaluation with this one ("improving").
+        self.td.stack.at_mut(0).static_eval = if static_eval == -INFINITY {
+            static_eval
+        } else {
+            corrected(&self.td.correction, pos.turn(), pos.board(), static_eval)
+        };
 
         let mut moves = pos.legal_moves();
         moves.retain(|m| candidates.iter().any(|r| r.mv == *m));
