@@ -26,11 +26,18 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
     history_pruning.push(("history_prune_margin", 2048));
     vec![
         ("singular extensions", vec![("singular_min_depth", 8)]),
+        (
+            "singular negative extension",
+            vec![
+                ("singular_min_depth", 8),
+                ("singular_negative_extension", 1),
+            ],
+        ),
         ("exchange pruning", vec![("see_prune_max_depth", 8)]),
         ("history bonus", HISTORY_BONUS.to_vec()),
         ("history LMR", history_lmr),
         ("correction history", vec![("correction_limit", 96)]),
-        ("capture history", vec![("capture_history_divisor", 128)]),
+        ("capture history", vec![("capture_history_divisor", 16)]),
         ("null-move margin", vec![("null_eval_max_reduction", 3)]),
         (
             "fewer late moves when not improving",
@@ -91,6 +98,19 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         }
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
+    // The negative extension works inside singular extensions: with them on, it must change
+    // the search again (a table move that is not singular but holds beta is searched a ply
+    // shallower). Here rather than in a test of its own: the parameters are global.
+    params::set("singular_min_depth", 8).unwrap();
+    let singular = bench_nodes();
+    params::set("singular_negative_extension", 1).unwrap();
+    let negative = bench_nodes();
+    params::set("singular_negative_extension", 0).unwrap();
+    params::set("singular_min_depth", 64).unwrap();
+    assert_ne!(
+        negative, singular,
+        "the same {singular} nodes with the negative extension"
+    );
 }
 
 /// Node-share time management (`node_share_base = 150`) changes no fixed-depth search, so it

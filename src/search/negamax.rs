@@ -318,6 +318,10 @@ impl Searcher<'_> {
                 tt_extension = 1;
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if hit.score >= beta {
+                // Not singular, and the table says the node holds beta: the table move is
+                // likely not the only one that does, so it is searched less deep.
+                tt_extension = -params::singular_negative_extension();
             }
         }
 
@@ -389,7 +393,7 @@ impl Searcher<'_> {
                 }
                 continue;
             }
-            let extension = if i == 0 && tt_extension > 0 && tt_move.matches(m) {
+            let extension = if i == 0 && tt_extension != 0 && tt_move.matches(m) {
                 tt_extension
             } else {
                 0

@@ -112,6 +112,10 @@ search_params! {
     singular_min_depth = 64, 4..=64;
     singular_depth_margin = 3, 1..=6;
     singular_margin = 2, 1..=10;
+    /// ... and when that search does not fail low but the stored score is at least beta
+    /// (another move would likely hold it too), the table move is searched this many plies
+    /// shallower (0: no negative extension).
+    singular_negative_extension = 0, 0..=3;
     /// Correction history: the static evaluation is corrected by its pawn structure's record
     /// of search scores, at most this many cp either way (0: no correction).
     correction_limit = 0, 0..=400;
