@@ -353,6 +353,9 @@ mod tests {
         // First player: column 1 rows 3-5 and column 2 row 0 are bits 3, 4, 5 and 7, with
         // the always-empty bit 6 between them: not a line.
         let p = pos("21716116171");
+        // The mask holds every stone played: the opponent's are the mask less ours.
+        assert_eq!(p.mask().count_ones(), p.moves());
+        assert_eq!(p.current() & !p.mask(), 0);
         assert!(!p.is_lost() && !has_four(p.current() ^ p.mask()));
     }
 
