@@ -442,4 +442,21 @@ mod tests {
         assert_eq!(loss_score(8), -18);
         assert_eq!(loss_score(41), -1);
     }
+
+    #[test]
+    fn a_board_is_full_only_after_the_forty_second_stone() {
+        // A whole game without four in a line (found by random play).
+        let line = "225344533673453576212645522737771141641166";
+        let full = pos(line);
+        assert!(full.is_full() && !full.is_lost());
+        assert!(!pos(&line[..41]).is_full());
+    }
+
+    #[test]
+    fn a_winning_move_is_the_one_that_completes_four() {
+        // The first player has three in column 1 and the second three in column 2.
+        let p = pos("121212");
+        assert!(p.is_winning_move(0));
+        assert!((1..7).all(|col| !p.is_winning_move(col)));
+    }
 }
