@@ -459,4 +459,44 @@ mod tests {
         assert!(p.is_winning_move(0));
         assert!((1..7).all(|col| !p.is_winning_move(col)));
     }
+
+    #[test]
+    fn stones_read_back_as_played_with_the_side_to_move_first() {
+        for line in [
+            "",
+            "1",
+            "12213",
+            "4455443",
+            "225344533673453576212645522737771141641166",
+        ] {
+            // A plain grid of who played where (0: the first player), filled move by move.
+            let mut grid = [[None; HEIGHT]; WIDTH];
+            let mut heights = [0; WIDTH];
+            for (i, c) in line.bytes().enumerate() {
+                let col = usize::from(c - b'1');
+                grid[col][heights[col]] = Some(i % 2);
+                heights[col] += 1;
+            }
+            let p = pos(line);
+            let to_move = line.len() % 2;
+            assert_eq!(p.first_player_to_move(), to_move == 0, "{line:?}");
+            for (col, column) in grid.iter().enumerate() {
+                for (row, player) in column.iter().enumerate() {
+                    let want = player.map(|who| who == to_move);
+                    assert_eq!(p.stone(col, row), want, "{line:?} ({col}, {row})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn threats_after_a_stone_count_only_empty_cells() {
+        // First player: columns 1 and 2 at the bottom; the second's stone on column 4 blocks
+        // the cell that a stone on column 3 would otherwise threaten.
+        let p = pos("1427");
+        assert_eq!(p.threats_after(p.drop_cell(2)), 0);
+        // With column 4 free the same stone threatens its bottom cell.
+        let q = pos("1727");
+        assert_eq!(q.threats_after(q.drop_cell(2)), 1);
+    }
 }
