@@ -143,4 +143,33 @@ mod tests {
         assert!(bad[0].1.contains("after the game was won"), "{}", bad[0].1);
         assert!(r.nodes > 0);
     }
+
+    #[test]
+    fn a_short_set_reports_no_processor_time() {
+        // Microseconds of work: far under the span whose processor time would be more than
+        // rounding of scheduler ticks.
+        let r = bench_set("4455 18\n", &mut Solver::new(), &mut |_, e| panic!("{e}"));
+        assert_eq!((r.positions, r.correct), (1, 1));
+        assert!(r.total < MIN_CPU_SPAN);
+        assert_eq!(r.cpu, None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_threads_processor_time_grows_with_its_work() {
+        let before = thread_cpu_time().expect("Linux reports a thread's processor time");
+        // Solving until the figure moves (it grows by scheduler ticks at the coarsest).
+        let mut solver = Solver::new();
+        let pos = crate::connect4::Position::from_moves("5554224333234511764415115").unwrap();
+        let mut after = before;
+        for _ in 0..10_000 {
+            solver.reset();
+            assert_eq!(solver.solve(&pos), 4);
+            after = thread_cpu_time().expect("still reported");
+            if after > before {
+                break;
+            }
+        }
+        assert!(after > before, "{before:?} after 10,000 solves");
+    }
 }

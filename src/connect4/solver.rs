@@ -270,4 +270,20 @@ mod tests {
             .collect();
         assert_eq!(cols, [3, 4, 0, 2, 1, 5, 6]);
     }
+
+    #[test]
+    fn a_reset_forgets_the_table_and_the_node_count() {
+        let pos = Position::from_moves("5554224333234511764415115").unwrap();
+        let mut s = Solver::new();
+        assert_eq!(s.solve(&pos), 4);
+        let fresh = s.nodes();
+        assert!(fresh > 0);
+        s.reset();
+        assert_eq!(s.nodes(), 0);
+        // From an empty table the same search again, node for node; the table kept would
+        // have saved nodes.
+        assert_eq!(s.solve(&pos), 4);
+        assert_eq!(s.nodes(), fresh);
+        assert!(s.solve(&pos) == 4 && s.nodes() < 2 * fresh);
+    }
 }
