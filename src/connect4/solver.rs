@@ -286,4 +286,26 @@ mod tests {
         assert_eq!(s.nodes(), fresh);
         assert!(s.solve(&pos) == 4 && s.nodes() < 2 * fresh);
     }
+
+    /// Every 20th position of the end-game and middle-game sets (tests/connect4.rs solves all
+    /// of them): here so that a quick run of the unit tests alone sees the solver's bounds and
+    /// table at work on more than a few positions.
+    #[test]
+    fn a_sample_of_the_test_sets_scores_exactly() {
+        for text in [
+            include_str!("../../tests/data/connect4/Test_L3_R1"),
+            include_str!("../../tests/data/connect4/Test_L2_R1"),
+        ] {
+            let mut s = Solver::new();
+            for line in text.lines().step_by(20) {
+                let (moves, score) = line.split_once(' ').unwrap();
+                s.reset();
+                assert_eq!(
+                    s.solve(&Position::from_moves(moves).unwrap()),
+                    score.parse().unwrap(),
+                    "{line}"
+                );
+            }
+        }
+    }
 }
