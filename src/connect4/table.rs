@@ -140,4 +140,31 @@ mod tests {
         // The empty pattern is no position's entry.
         assert_eq!(t.get(1), None);
     }
+
+    #[test]
+    fn every_generation_through_a_wrap_holds_its_entries() {
+        // More resets than generations: each one's entry must read back until the next.
+        let mut t = Table::new(8);
+        assert_eq!((t.len(), t.is_empty()), (256, false));
+        for i in 0..3 * MAX_GENERATION {
+            t.put(77, Known::AtMost(-2));
+            assert_eq!(t.get(77), Some(Known::AtMost(-2)), "after {i} resets");
+            t.reset();
+            assert_eq!(t.get(77), None, "after {} resets", i + 1);
+        }
+    }
+
+    #[test]
+    fn keys_spread_over_the_slots() {
+        // A hundred positions in 2^16 slots: the hash gives each its own (checked for these
+        // keys), so all of them are still there at the end.
+        let mut t = Table::new(16);
+        let keys: Vec<u64> = (1..=100u64).map(|i| i * 0x1_0203 + (i << 40)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.put(k, Known::AtLeast(i as i32 % 20));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k), Some(Known::AtLeast(i as i32 % 20)), "{k:#x}");
+        }
+    }
 }
