@@ -6,6 +6,7 @@
 use shakmaty::{Board, Color};
 
 use super::params;
+use super::score::INFINITY;
 use crate::eval::pawn_key;
 
 /// Entries per side (a power of two); a pawn structure's key picks one.
@@ -55,9 +56,9 @@ impl Correction {
 }
 
 /// The static evaluation with the correction of its pawn structure, when correction is on
-/// (`correction_limit` > 0).
+/// (`correction_limit` > 0). A node in check has none (-INFINITY): that stays as it is.
 pub fn corrected(table: &Correction, side: Color, board: &Board, raw: i32) -> i32 {
-    if params::correction_limit() == 0 {
+    if params::correction_limit() == 0 || raw == -INFINITY {
         return raw;
     }
     raw + table.get(side, pawn_key(board))

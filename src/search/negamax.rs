@@ -219,11 +219,7 @@ impl Searcher<'_> {
         };
         // What the search found of this pawn structure before corrects the estimate; the
         // table keeps the evaluation itself.
-        let static_eval = if raw_eval == -INFINITY {
-            raw_eval
-        } else {
-            corrected(&self.td.correction, pos.turn(), pos.board(), raw_eval)
-        };
+        let static_eval = corrected(&self.td.correction, pos.turn(), pos.board(), raw_eval);
         self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
         // position is taken as improving, which errs on the side of searching more.

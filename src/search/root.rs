@@ -173,11 +173,8 @@ impl Searcher<'_> {
             _ => self.td.evaluate(pos, 0),
         };
         // Ply 2 compares its corrected evaluation with this one ("improving").
-        self.td.stack.at_mut(0).static_eval = if static_eval == -INFINITY {
-            static_eval
-        } else {
-            corrected(&self.td.correction, pos.turn(), pos.board(), static_eval)
-        };
+        self.td.stack.at_mut(0).static_eval =
+            corrected(&self.td.correction, pos.turn(), pos.board(), static_eval);
 
         let mut moves = pos.legal_moves();
         moves.retain(|m| candidates.iter().any(|r| r.mv == *m));
