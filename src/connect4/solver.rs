@@ -287,6 +287,33 @@ mod tests {
         assert!(s.solve(&pos) == 4 && s.nodes() < 2 * fresh);
     }
 
+    /// `search` is fail-soft alpha-beta over any window, and where its bounds decide it
+    /// answers with the tightest one before any child. A side that cannot win with its next
+    /// stone wins with the one after at best: 22 less its stones by then, so a window from
+    /// that score up fails low at once with it. With two cells left and no four to make with
+    /// them, the score is 0 whatever the window.
+    #[test]
+    fn the_search_answers_at_once_where_its_bounds_decide() {
+        for line in ["", "4", "44", "5554224333234511764415115"] {
+            let pos = Position::from_moves(line).unwrap();
+            assert!(!pos.can_win_next(), "{line}");
+            let best = 22 - (pos.moves() as i32 / 2 + 2);
+            let mut s = Solver::new();
+            assert_eq!(s.search(&pos, best, best + 1), best, "{line}");
+            assert_eq!(s.nodes(), 1, "{line}");
+        }
+        // The first 40 stones of a game that filled the board with no four (found by random
+        // play): the last two cells are both in column 3.
+        let pos = Position::from_moves("4557146376176147672424763164551222125353").unwrap();
+        assert!(pos.moves() == 40 && !pos.can_win_next());
+        let mut s = Solver::new();
+        for (alpha, beta) in [(-5, 5), (-1, 1), (0, 1), (-1, 0)] {
+            let before = s.nodes();
+            assert_eq!(s.search(&pos, alpha, beta), 0, "({alpha}, {beta})");
+            assert_eq!(s.nodes(), before + 1, "({alpha}, {beta})");
+        }
+    }
+
     /// Every 20th position of the end-game and middle-game sets (tests/connect4.rs solves all
     /// of them): here so that a quick run of the unit tests alone sees the solver's bounds and
     /// table at work on more than a few positions.
