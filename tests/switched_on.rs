@@ -25,13 +25,10 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
     history_pruning.push(("history_prune_max_depth", 3));
     history_pruning.push(("history_prune_margin", 2048));
     vec![
-        ("singular extensions", vec![("singular_min_depth", 8)]),
+        // Inside singular extensions, on by default since their SPRT.
         (
             "singular negative extension",
-            vec![
-                ("singular_min_depth", 8),
-                ("singular_negative_extension", 1),
-            ],
+            vec![("singular_negative_extension", 1)],
         ),
         ("exchange pruning", vec![("see_prune_max_depth", 8)]),
         ("history bonus", HISTORY_BONUS.to_vec()),
@@ -98,18 +95,13 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         }
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
-    // The negative extension works inside singular extensions: with them on, it must change
-    // the search again (a table move that is not singular but holds beta is searched a ply
-    // shallower). Here rather than in a test of its own: the parameters are global.
-    params::set("singular_min_depth", 8).unwrap();
-    let singular = bench_nodes();
-    params::set("singular_negative_extension", 1).unwrap();
-    let negative = bench_nodes();
-    params::set("singular_negative_extension", 0).unwrap();
+    // Singular extensions, now on by default, are still wired to their parameter.
     params::set("singular_min_depth", 64).unwrap();
+    let without_singular = bench_nodes();
+    params::set("singular_min_depth", 8).unwrap();
     assert_ne!(
-        negative, singular,
-        "the same {singular} nodes with the negative extension"
+        without_singular, off,
+        "singular extensions off: the same nodes"
     );
 }
 

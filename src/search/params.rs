@@ -109,7 +109,7 @@ search_params! {
     /// shallower is searched a ply deeper when every other move fails low against the stored
     /// score less `singular_margin` cp per ply, by a search of half the depth; if they fail
     /// high even against beta, the node is cut (multi-cut).
-    singular_min_depth = 64, 4..=64;
+    singular_min_depth = 8, 4..=64;
     singular_depth_margin = 3, 1..=6;
     singular_margin = 2, 1..=10;
     /// ... and when that search does not fail low but the stored score is at least beta
