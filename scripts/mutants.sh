@@ -129,7 +129,9 @@ for name in "${wanted[@]}"; do
             # Leave out pass 1's timeouts: each name as a whole, its regex characters escaped.
             skip=()
             while IFS= read -r m; do
-                [[ -n "$m" ]] && skip+=(--exclude-re "^$(printf '%s' "$m" | sed 's/[][\\.*^$+?(){}|]/\\&/g')\$")
+                if [[ -n "$m" ]]; then
+                    skip+=(--exclude-re "^$(printf '%s' "$m" | sed 's/[][\\.*^$+?(){}|]/\\&/g')\$")
+                fi
             done < <(cat "$out/timeout-pass1.txt" 2>/dev/null || true)
             echo "== $name: pass 2 (the missed ones, unit tests and ${tests// /, }; $(( ${#skip[@]} / 2 )) pass-1 timeouts left out)"
             run_mutants "${common[@]}" --profile mutants --timeout "$TIMEOUT2" --iterate "${skip[@]}" -- "${targets[@]}"
