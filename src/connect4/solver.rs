@@ -200,6 +200,7 @@ fn ordered_moves(pos: &Position, candidates: u64) -> ([u64; WIDTH], usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::connect4::sets::bench_set;
 
     fn solve(line: &str) -> i32 {
         let pos = Position::from_moves(line).unwrap();
@@ -327,19 +328,15 @@ mod tests {
             (include_str!("../../tests/data/connect4/Test_L3_R1"), 2865),
             (include_str!("../../tests/data/connect4/Test_L2_R1"), 15931),
         ] {
-            let mut s = Solver::new();
-            let mut total = 0;
-            for line in text.lines().step_by(20) {
-                let (moves, score) = line.split_once(' ').unwrap();
-                s.reset();
-                assert_eq!(
-                    s.solve(&Position::from_moves(moves).unwrap()),
-                    score.parse().unwrap(),
-                    "{line}"
-                );
-                total += s.nodes();
-            }
-            assert_eq!(total, nodes, "the solver's node signature changed");
+            let sample: String = text
+                .lines()
+                .step_by(20)
+                .map(|l| l.to_owned() + "\n")
+                .collect();
+            let r = bench_set(&sample, &mut Solver::new(), &mut |i, e| panic!("{i}: {e}"));
+            assert_eq!(r.positions, 50);
+            assert_eq!(r.correct, r.positions, "positions scored as published");
+            assert_eq!(r.nodes, nodes, "the solver's node signature changed");
         }
     }
 }
