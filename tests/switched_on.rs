@@ -30,7 +30,6 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
             "singular negative extension",
             vec![("singular_negative_extension", 1)],
         ),
-        ("exchange pruning", vec![("see_prune_max_depth", 8)]),
         ("history bonus", HISTORY_BONUS.to_vec()),
         ("history LMR", history_lmr),
         ("correction history", vec![("correction_limit", 96)]),
@@ -95,14 +94,20 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         }
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
-    // Singular extensions, now on by default, are still wired to their parameter.
-    params::set("singular_min_depth", 64).unwrap();
-    let without_singular = bench_nodes();
-    params::set("singular_min_depth", 8).unwrap();
-    assert_ne!(
-        without_singular, off,
-        "singular extensions off: the same nodes"
-    );
+    // The changes on by default since their SPRTs are still wired to their parameters:
+    // set to the value that switches it off, each changes the search.
+    for (p, off_value) in [("singular_min_depth", 64), ("see_prune_max_depth", 0)] {
+        let default = params::TABLE.iter().find(|q| q.name == p).unwrap().default;
+        assert_ne!(default, off_value, "{p} is off by default");
+        params::set(p, off_value).unwrap();
+        let without = bench_nodes();
+        params::set(p, default).unwrap();
+        assert_ne!(
+            without, off,
+            "{p} = {off_value}: the same nodes as with it on"
+        );
+    }
+    assert_eq!(bench_nodes(), off, "the parameters did not go back");
 }
 
 /// Node-share time management (`node_share_base = 150`) changes no fixed-depth search, so it

@@ -79,7 +79,7 @@ search_params! {
     /// quiet move that loses more than `see_quiet_margin` cp per ply by exchange, or a
     /// capture more than `see_capture_margin` cp per ply squared, is skipped (not in check;
     /// at PV nodes too, and checks as well).
-    see_prune_max_depth = 0, 0..=12;
+    see_prune_max_depth = 8, 0..=12;
     see_quiet_margin = 60, 10..=200;
     see_capture_margin = 20, 5..=100;
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
