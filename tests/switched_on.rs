@@ -67,6 +67,15 @@ fn bench_nodes() -> u64 {
     nodes
 }
 
+/// The default of the search parameter `name`.
+fn default_of(name: &str) -> i32 {
+    params::TABLE
+        .iter()
+        .find(|q| q.name == name)
+        .unwrap()
+        .default
+}
+
 fn mates_are_found_with_their_scores(name: &str) {
     for (fen, depth, score) in [
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 9, MATE - 1),
@@ -89,15 +98,14 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         assert_ne!(on, off, "{name}: the same {off} nodes as without it");
         mates_are_found_with_their_scores(name);
         for &(p, _) in &settings {
-            let default = params::TABLE.iter().find(|q| q.name == p).unwrap().default;
-            params::set(p, default).unwrap();
+            params::set(p, default_of(p)).unwrap();
         }
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
     // The changes on by default since their SPRTs are still wired to their parameters:
     // set to the value that switches it off, each changes the search.
     for (p, off_value) in [("singular_min_depth", 64), ("see_prune_max_depth", 0)] {
-        let default = params::TABLE.iter().find(|q| q.name == p).unwrap().default;
+        let default = default_of(p);
         assert_ne!(default, off_value, "{p} is off by default");
         params::set(p, off_value).unwrap();
         let without = bench_nodes();
