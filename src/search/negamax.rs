@@ -72,6 +72,7 @@ impl Searcher<'_> {
         ply: usize,
         static_eval: i32,
         in_check: bool,
+        cut_node: bool,
     ) -> Option<i32> {
         if !self.prune
             || depth < params::null_min_depth()
@@ -105,6 +106,7 @@ impl Searcher<'_> {
             -beta,
             -beta + 1,
             ply + 1,
+            !cut_node,
         );
         self.td.pop_null(ply, floor);
         if self.stopped || score < beta {
@@ -115,7 +117,10 @@ impl Searcher<'_> {
     }
 
     /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
-    /// `pos.is_check()`, which the parent already knows.
+    /// `pos.is_check()`, which the parent already knows. `cut_node`: a null-window node
+    /// expected to fail high (the child of a reduced search, or of an expected fail-low
+    /// node's first move); never a PV node.
+    #[allow(clippy::too_many_arguments)]
     pub fn negamax(
         &mut self,
         pos: &Chess,
@@ -124,8 +129,10 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        cut_node: bool,
     ) -> i32 {
         debug_assert!(ply > 0);
+        debug_assert!(!cut_node || beta - alpha == 1);
         self.td.pv.clear(ply);
         if self.td.stack.is_draw(pos, ply) {
             return DRAW;
@@ -249,7 +256,7 @@ impl Searcher<'_> {
             return estimate;
         }
         if excluded.is_none()
-            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check)
+            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check, cut_node)
         {
             return score;
         }
@@ -300,6 +307,7 @@ impl Searcher<'_> {
                 singular_beta - 1,
                 singular_beta,
                 ply,
+                cut_node,
             );
             // The node's own frame and line are its again: the search without the move
             // may have left another evaluation (corrected since) and its line there.
@@ -404,6 +412,7 @@ impl Searcher<'_> {
                 beta,
                 ply,
                 pv_node,
+                cut_node,
                 in_check,
                 improving,
             );
@@ -473,7 +482,9 @@ impl Searcher<'_> {
 
     /// Searches the `i`-th move of a node (its `child`) by principal variation search: the
     /// first move gets the full window; the rest are only proved worse with a null window,
-    /// and searched again if that fails.
+    /// and searched again if that fails. `cut_node` is the node's (see `negamax`): the first
+    /// move of an expected fail-high node is expected to fail low and the other way round; a
+    /// reduced search expects to fail high.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn search_child(
@@ -487,11 +498,21 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         in_check: bool,
         improving: bool,
     ) -> i32 {
         if i == 0 {
-            return -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1);
+            let child_cut = !pv_node && !cut_node;
+            return -self.negamax(
+                child,
+                child_in_check,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                child_cut,
+            );
         }
         // Late move reductions: quiet moves far down the ordering are searched less deep
         // first; one that surprises is searched again at full depth.
@@ -503,6 +524,9 @@ impl Searcher<'_> {
             && !child_in_check
         {
             let mut r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            if cut_node {
+                r += params::lmr_cut_node();
+            }
             let divisor = params::lmr_history_divisor();
             if divisor > 0 {
                 // The mover is the side not to move in the child.
@@ -513,7 +537,16 @@ impl Searcher<'_> {
             0
         };
         let reduced = depth - 1 - reduction;
-        let mut s = -self.negamax(child, child_in_check, reduced, -alpha - 1, -alpha, ply + 1);
+        // A reduced search expects to fail high; an unreduced one, the opposite of this node.
+        let mut s = -self.negamax(
+            child,
+            child_in_check,
+            reduced,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            reduction > 0 || !cut_node,
+        );
         if s > alpha && reduction > 0 && !self.stopped {
             s = -self.negamax(
                 child,
@@ -522,10 +555,19 @@ impl Searcher<'_> {
                 -alpha - 1,
                 -alpha,
                 ply + 1,
+                !cut_node,
             );
         }
         if s > alpha && s < beta && !self.stopped {
-            -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1)
+            -self.negamax(
+                child,
+                child_in_check,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                false,
+            )
         } else {
             s
         }

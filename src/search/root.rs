@@ -205,6 +205,7 @@ impl Searcher<'_> {
                 beta,
                 0,
                 pv_node,
+                false,
                 in_check,
                 true,
             );
