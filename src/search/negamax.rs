@@ -64,6 +64,7 @@ impl Searcher<'_> {
     /// Null-move pruning: if passing the move still leaves us at or above beta after a
     /// shallower search, a real move would too. Not in check, not twice in a row, and not
     /// with only king and pawns (where passing may be the best move: zugzwang).
+    #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
         pos: &Chess,
