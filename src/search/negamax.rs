@@ -119,8 +119,10 @@ impl Searcher<'_> {
 
     /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
     /// `pos.is_check()`, which the parent already knows. `cut_node`: a null-window node
-    /// expected to fail high (the child of a reduced search, or of an expected fail-low
-    /// node's first move); never a PV node.
+    /// expected to fail high, never a PV node. Expectations alternate down the tree: a child
+    /// of a node expected to fail low is expected to fail high and the other way round,
+    /// except that a reduced search's child is always expected to fail high, and a PV node's
+    /// children are PV nodes (its first move, its re-searches) or expected to fail high.
     #[allow(clippy::too_many_arguments)]
     pub fn negamax(
         &mut self,

@@ -104,8 +104,8 @@ search_params! {
     /// LMR: a ply less per this much history of the move, a ply more per as much below
     /// zero (0: history does not change reductions).
     lmr_history_divisor = 0, 0..=65536;
-    /// LMR: this many plies more at a node expected to fail high (a cut node: the child of
-    /// a reduced search, or the first move's child of a node expected to fail low).
+    /// LMR: this many plies more at a node expected to fail high (a cut node, as `negamax`
+    /// tells them).
     lmr_cut_node = 0, 0..=3;
     /// Singular extensions: from this depth (64: never), up to twice the root's depth, a table
     /// move whose stored lower or exact bound is at most `singular_depth_margin` plies
