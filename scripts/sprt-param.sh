@@ -12,7 +12,9 @@
 # command. The base's bench must be the commit's and the dev's must differ, else it stops.
 # SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1
 # (CONCURRENCY overrides). Each NAME builds in its own place, so two SPRTs can run at once.
-# BUILD_ONLY=1 builds, checks and prints the binaries' SHA-256 without playing. SAME_BENCH=1
+# BUILD_ONLY=1 builds, checks and prints the binaries' SHA-256 without playing. REUSE=1 keeps a
+# checkout that is already the commit with the same settings (cargo then rebuilds only what
+# changed, usually nothing) instead of making it afresh. SAME_BENCH=1
 # lets a change that leaves fixed-depth searches alone (time management) through the bench
 # check; such a change is tested at TC=10+0.1.
 set -euo pipefail
@@ -32,21 +34,44 @@ book="$(cd "$repo/.." && pwd)/shared/data/books/8moves_v3.epd"
 full="$(git -C "$repo" rev-parse --verify --quiet "$commit^{commit}")" || die "'$commit' is not a commit"
 mkdir -p "$build" "$repo/scripts/journals"
 
+# settle FILE [PARAM=VALUE ...]: sets the parameters' defaults in a copy of params.rs.
+settle() {
+    local file=$1 kv p v
+    shift
+    for kv in "$@"; do
+        p=${kv%%=*} v=${kv#*=}
+        [[ "$p" =~ ^[a-z0-9_]+$ && "$v" =~ ^-?[0-9]+$ ]] || die "bad setting '$kv'"
+        grep -q "^    $p = -\?[0-9]*," "$file" || die "no parameter '$p'"
+        sed -i "s/^    $p = -\?[0-9]*,/    $p = $v,/" "$file"
+    done
+}
+
+# same_checkout DIR [PARAM=VALUE ...]: DIR is the commit, changed only in params.rs by the settings.
+same_checkout() {
+    local dir=$1 want
+    shift
+    [[ -d "$dir" && "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" == "$full" ]] || return 1
+    [[ -z "$(git -C "$dir" status --porcelain --untracked-files=no -- . ':!src/search/params.rs')" ]] || return 1
+    want="$(mktemp)"
+    git -C "$repo" show "$full:src/search/params.rs" > "$want"
+    settle "$want" "$@"
+    cmp -s "$want" "$dir/src/search/params.rs" || { rm -f "$want"; return 1; }
+    rm -f "$want"
+}
+
 # build WHO [PARAM=VALUE ...]: a clean checkout of the commit at $build/WHO, edited, built.
 build() {
     local who=$1
     shift
     local dir="$build/$who"
-    git -C "$repo" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
-    git -C "$repo" worktree prune
-    git -C "$repo" worktree add --detach --quiet "$dir" "$full"
-    local kv p v
-    for kv in "$@"; do
-        p=${kv%%=*} v=${kv#*=}
-        [[ "$p" =~ ^[a-z0-9_]+$ && "$v" =~ ^-?[0-9]+$ ]] || die "bad setting '$kv'"
-        grep -q "^    $p = -\?[0-9]*," "$dir/src/search/params.rs" || die "no parameter '$p'"
-        sed -i "s/^    $p = -\?[0-9]*,/    $p = $v,/" "$dir/src/search/params.rs"
-    done
+    if [[ -n "${REUSE:-}" ]] && same_checkout "$dir" "$@"; then
+        echo "== reusing $dir"
+    else
+        git -C "$repo" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
+        git -C "$repo" worktree prune
+        git -C "$repo" worktree add --detach --quiet "$dir" "$full"
+        settle "$dir/src/search/params.rs" "$@"
+    fi
     (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --release --quiet)
 }
 
