@@ -42,6 +42,7 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
         ("continuation history", vec![("continuation_history", 1)]),
         ("history pruning", history_pruning),
         ("cut-node LMR", vec![("lmr_cut_node", 1)]),
+        ("ProbCut", vec![("probcut_margin", 200)]),
     ]
 }
 

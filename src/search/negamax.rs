@@ -11,8 +11,8 @@ use super::score::{
     DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
 };
 use super::searcher::Searcher;
-use super::see::loses_by_exchange;
-use super::tt::{Bound, EVAL_LIMIT, PackedMove};
+use super::see::{loses_by_exchange, see};
+use super::tt::{Bound, EVAL_LIMIT, PackedMove, TtHit};
 use crate::basics::position::{child_zobrist, gives_check};
 use crate::basics::tactical::tactical_moves_into;
 use crate::eval::pawn_key;
@@ -263,7 +263,14 @@ impl Searcher<'_> {
         {
             return score;
         }
-        // Stopped inside the null-move search: no node more may be visited.
+        if selective
+            && excluded.is_none()
+            && let Some(score) =
+                self.probcut(pos, key, depth, beta, ply, static_eval, raw_eval, tt_hit, cut_node)
+        {
+            return score;
+        }
+        // Stopped inside the null-move search or ProbCut: no node more may be visited.
         if self.stopped {
             return DRAW;
         }
@@ -481,6 +488,91 @@ impl Searcher<'_> {
                 .correction
                 .update(pos.turn(), key, depth, diff, limit);
         }
+    }
+
+    /// ProbCut: a capture that wins enough by exchange to lift the static evaluation to
+    /// `beta + probcut_margin`, and whose quiescence and then a search `probcut_reduction`
+    /// plies shallower stay at or above that raised bound, cuts the node: the full search
+    /// would almost surely fail high too. The result is stored as a lower bound of the
+    /// shallower search. Not when the table holds a search at least that deep whose score
+    /// stays below the raised bound (`probcut_margin` 0: never).
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        static_eval: i32,
+        raw_eval: i32,
+        tt_hit: Option<TtHit>,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let margin = params::probcut_margin();
+        if margin == 0 || depth < params::probcut_min_depth() || beta.abs() >= TB_WIN_BOUND {
+            return None;
+        }
+        let raised = beta + margin;
+        let reduced = depth - params::probcut_reduction();
+        if let Some(hit) = tt_hit
+            && hit.depth >= reduced
+            && hit.bound != Bound::Lower
+            && hit.score < raised
+        {
+            return None;
+        }
+        let mut moves = MoveList::new();
+        tactical_moves_into(pos, &mut moves);
+        moves.retain(|m| see(pos, *m) >= raised - static_eval);
+        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
+        let mut picker = Picker::known_good(pos, &mut moves, tt_move);
+        for m in picker.by_ref() {
+            let child = self.td.push_move(pos, m, ply);
+            let child_key = self.td.stack.key();
+            self.tt.prefetch(child_key);
+            let child_in_check = child.is_check();
+            // The quick look first: most captures that will not hold fail here, cheaply.
+            let mut score = -self.quiescence(
+                &child,
+                child_in_check,
+                -raised,
+                -raised + 1,
+                ply + 1,
+                child_key,
+            );
+            if score >= raised && reduced > 0 && !self.stopped {
+                score = -self.negamax(
+                    &child,
+                    child_in_check,
+                    reduced,
+                    -raised,
+                    -raised + 1,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.td.pop_move();
+            if self.stopped {
+                return None;
+            }
+            if score >= raised {
+                if self.use_tt {
+                    let stored = (reduced + 1).max(0);
+                    self.tt.store(
+                        key,
+                        PackedMove::new(m),
+                        score,
+                        raw_eval,
+                        stored,
+                        Bound::Lower,
+                        ply,
+                    );
+                }
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Searches the `i`-th move of a node (its `child`) by principal variation search: the

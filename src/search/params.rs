@@ -93,6 +93,12 @@ search_params! {
     /// ... and when the position is not improving, this percentage of that count (100: the
     /// same count either way).
     lmp_not_improving_percent = 100, 25..=100;
+    /// ProbCut: from this depth, a capture whose quiescence and then a search
+    /// `probcut_reduction` plies shallower reach beta plus this margin (cp) cuts the node
+    /// (0: off).
+    probcut_margin = 0, 0..=600;
+    probcut_min_depth = 5, 3..=12;
+    probcut_reduction = 4, 2..=8;
     /// Internal iterative reduction from this depth when the table has no move.
     iir_min_depth = 4, 2..=10;
     /// Late move reductions from this depth and this move number (0-based).
