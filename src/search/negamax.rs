@@ -265,8 +265,17 @@ impl Searcher<'_> {
         }
         if selective
             && excluded.is_none()
-            && let Some(score) =
-                self.probcut(pos, key, depth, beta, ply, static_eval, raw_eval, tt_hit, cut_node)
+            && let Some(score) = self.probcut(
+                pos,
+                key,
+                depth,
+                beta,
+                ply,
+                static_eval,
+                raw_eval,
+                tt_hit,
+                cut_node,
+            )
         {
             return score;
         }
