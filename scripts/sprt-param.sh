@@ -59,7 +59,8 @@ same_checkout() {
     rm -f "$want"
 }
 
-# build WHO [PARAM=VALUE ...]: a clean checkout of the commit at $build/WHO, edited, built.
+# build WHO [PARAM=VALUE ...]: a clean checkout of the commit at $build/WHO, edited, built
+# (with REUSE=1, the checkout already there when it is the same).
 build() {
     local who=$1
     shift
@@ -73,7 +74,7 @@ build() {
         settle "$dir/src/search/params.rs" "$@"
         # Another build's target seeds this one: the dependencies are then compiled already
         # (their fingerprints do not depend on where the checkout is; ferrum's do, so it is
-        # built afresh). Half an hour less for a niced build beside a match.
+        # built afresh).
         local seed
         for seed in "$data"/build/*/*/target; do
             if [[ -d "$seed/release/deps" && "$seed" != "$dir/target" ]]; then
