@@ -567,13 +567,12 @@ impl Searcher<'_> {
             }
             if score >= raised {
                 if self.use_tt {
-                    let stored = (reduced + 1).max(0);
                     self.tt.store(
                         key,
                         PackedMove::new(m),
                         score,
                         raw_eval,
-                        stored,
+                        reduced + 1,
                         Bound::Lower,
                         ply,
                     );
