@@ -74,11 +74,12 @@ build() {
         settle "$dir/src/search/params.rs" "$@"
         # Another build's target seeds this one: the dependencies are then compiled already
         # (their fingerprints do not depend on where the checkout is; ferrum's do, so it is
-        # built afresh).
+        # built afresh). `cp -a` keeps the files' times: cargo calls a dependency stale when
+        # its output is newer than what was built on it, which a plain copy can make so.
         local seed
         for seed in "$data"/build/*/*/target; do
             if [[ -d "$seed/release/deps" && "$seed" != "$dir/target" ]]; then
-                cp -r "$seed" "$dir/target"
+                cp -a "$seed" "$dir/target"
                 break
             fi
         done
