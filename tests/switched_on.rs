@@ -12,26 +12,14 @@ use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use shakmaty::Position;
 
-const HISTORY_BONUS: [(&str, i32); 3] = [
-    ("history_bonus_quadratic", 16),
-    ("history_bonus_linear", 128),
-    ("history_bonus_cap", 1536),
-];
-
 fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
-    let mut history_lmr = HISTORY_BONUS.to_vec();
-    history_lmr.push(("lmr_history_divisor", 8192));
-    let mut history_pruning = HISTORY_BONUS.to_vec();
-    history_pruning.push(("history_prune_max_depth", 3));
-    history_pruning.push(("history_prune_margin", 2048));
     vec![
         // Inside singular extensions, on by default since their SPRT.
         (
             "singular negative extension",
             vec![("singular_negative_extension", 1)],
         ),
-        ("history bonus", HISTORY_BONUS.to_vec()),
-        ("history LMR", history_lmr),
+        ("history LMR", vec![("lmr_history_divisor", 8192)]),
         ("correction history", vec![("correction_limit", 96)]),
         ("capture history", vec![("capture_history_divisor", 16)]),
         ("null-move margin", vec![("null_eval_max_reduction", 3)]),
@@ -40,7 +28,13 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
             vec![("lmp_not_improving_percent", 50)],
         ),
         ("continuation history", vec![("continuation_history", 1)]),
-        ("history pruning", history_pruning),
+        (
+            "history pruning",
+            vec![
+                ("history_prune_max_depth", 3),
+                ("history_prune_margin", 2048),
+            ],
+        ),
         ("cut-node LMR", vec![("lmr_cut_node", 1)]),
         ("ProbCut", vec![("probcut_margin", 200)]),
     ]
@@ -105,17 +99,28 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
     }
     // The changes on by default since their SPRTs are still wired to their parameters:
-    // set to the value that switches it off, each changes the search.
-    for (p, off_value) in [("singular_min_depth", 64), ("see_prune_max_depth", 0)] {
-        let default = default_of(p);
-        assert_ne!(default, off_value, "{p} is off by default");
-        params::set(p, off_value).unwrap();
+    // set to the values that switch it off, each changes the search.
+    for (name, settings) in [
+        ("singular extensions", vec![("singular_min_depth", 64)]),
+        ("exchange pruning", vec![("see_prune_max_depth", 0)]),
+        (
+            "history bonus",
+            vec![
+                ("history_bonus_quadratic", 1),
+                ("history_bonus_linear", 0),
+                ("history_bonus_cap", 16384),
+            ],
+        ),
+    ] {
+        for &(p, off_value) in &settings {
+            assert_ne!(default_of(p), off_value, "{name}: {p} is off by default");
+            params::set(p, off_value).unwrap();
+        }
         let without = bench_nodes();
-        params::set(p, default).unwrap();
-        assert_ne!(
-            without, off,
-            "{p} = {off_value}: the same nodes as with it on"
-        );
+        for &(p, _) in &settings {
+            params::set(p, default_of(p)).unwrap();
+        }
+        assert_ne!(without, off, "{name} off: the same nodes as with it on");
     }
     assert_eq!(bench_nodes(), off, "the parameters did not go back");
 }

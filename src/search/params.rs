@@ -149,9 +149,9 @@ search_params! {
     continuation_history = 0, 0..=1;
     /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
     /// (and never above `history_max`).
-    history_bonus_quadratic = 1, 1..=64;
-    history_bonus_linear = 0, 0..=512;
-    history_bonus_cap = 16384, 64..=65536;
+    history_bonus_quadratic = 16, 1..=64;
+    history_bonus_linear = 128, 0..=512;
+    history_bonus_cap = 1536, 64..=65536;
     /// Soft time, in percent, by how many iterations the best move has stood (0 to 4+).
     stability_0 = 140, 50..=300;
     stability_1 = 120, 50..=300;
