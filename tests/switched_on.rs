@@ -12,7 +12,10 @@ use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use shakmaty::Position;
 
-fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
+/// Parameters and the values that switch a change on.
+type Settings = Vec<(&'static str, i32)>;
+
+fn changes() -> Vec<(&'static str, Settings)> {
     vec![
         // Inside singular extensions, on by default since their SPRT.
         (
@@ -22,6 +25,13 @@ fn changes() -> Vec<(&'static str, Vec<(&'static str, i32)>)> {
         ("history LMR", vec![("lmr_history_divisor", 8192)]),
         ("correction history", vec![("correction_limit", 96)]),
         ("capture history", vec![("capture_history_divisor", 16)]),
+        (
+            "capture history in exchange pruning",
+            vec![
+                ("capture_history_divisor", 16),
+                ("see_capture_history_divisor", 64),
+            ],
+        ),
         ("null-move margin", vec![("null_eval_max_reduction", 3)]),
         (
             "fewer late moves when not improving",
@@ -86,12 +96,21 @@ fn mates_are_found_with_their_scores(name: &str) {
 #[test]
 fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
     let off = bench_nodes();
+    // A change built on another (its settings include all of the other's) must change the
+    // search that the other already changed, too.
+    let mut seen: Vec<(&str, Settings, u64)> = Vec::new();
     for (name, settings) in changes() {
         for &(p, v) in &settings {
             params::set(p, v).unwrap();
         }
         let on = bench_nodes();
         assert_ne!(on, off, "{name}: the same {off} nodes as without it");
+        for (base, base_settings, base_nodes) in &seen {
+            if base_settings.iter().all(|s| settings.contains(s)) {
+                assert_ne!(on, *base_nodes, "{name}: the same nodes as {base} alone");
+            }
+        }
+        seen.push((name, settings.clone(), on));
         mates_are_found_with_their_scores(name);
         for &(p, _) in &settings {
             params::set(p, default_of(p)).unwrap();

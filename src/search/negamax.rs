@@ -393,6 +393,10 @@ impl Searcher<'_> {
                     depth,
                     params::see_quiet_margin(),
                     params::see_capture_margin(),
+                    match params::see_capture_history_divisor() {
+                        0 => 0,
+                        d => self.td.heuristics.capture_history(pos.turn(), m) / d,
+                    },
                 )
             {
                 continue;

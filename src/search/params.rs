@@ -82,6 +82,10 @@ search_params! {
     see_prune_max_depth = 8, 0..=12;
     see_quiet_margin = 60, 10..=200;
     see_capture_margin = 20, 5..=100;
+    /// ... and a capture may lose its capture history divided by this more (less when its
+    /// record is negative), so captures that have cut before are pruned later (0: the
+    /// record is not used; it is kept only while `capture_history_divisor` is not 0).
+    see_capture_history_divisor = 0, 0..=1024;
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
     lmp_base_moves = 3, 0..=12;

@@ -98,16 +98,18 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
 /// Whether `m`, `depth` plies from the horizon, loses so much by exchange that it is not
 /// worth searching: a quiet move more than `quiet_margin` cp per ply, a capture or promotion
 /// more than `capture_margin` cp per ply squared (captures win back material in the search
-/// more often than quiet moves do).
+/// more often than quiet moves do) plus `capture_allowance` cp (its record: negative for a
+/// capture that keeps failing, which may then be pruned even when it wins material).
 pub fn loses_by_exchange(
     pos: &Chess,
     m: Move,
     depth: i32,
     quiet_margin: i32,
     capture_margin: i32,
+    capture_allowance: i32,
 ) -> bool {
     let threshold = if m.is_capture() || m.is_promotion() {
-        -capture_margin * depth * depth
+        -capture_margin * depth * depth - capture_allowance
     } else {
         -quiet_margin * depth
     };
@@ -139,8 +141,12 @@ mod tests {
     }
 
     fn loses(fen: &str, uci: &str, depth: i32) -> bool {
+        loses_with(fen, uci, depth, 0)
+    }
+
+    fn loses_with(fen: &str, uci: &str, depth: i32, allowance: i32) -> bool {
         let (pos, m) = position_and_move(fen, uci);
-        loses_by_exchange(&pos, m, depth, 60, 20)
+        loses_by_exchange(&pos, m, depth, 60, 20, allowance)
     }
 
     #[test]
@@ -162,6 +168,22 @@ mod tests {
         let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
         assert_eq!(see_of(even, "e3d5"), 0);
         assert!(!loses(even, "e3d5", 1));
+    }
+
+    #[test]
+    fn a_capture_record_widens_or_narrows_its_margin_and_a_quiet_move_is_untouched() {
+        // The queen's -800 is pruned at depth 6 (720) unless its record allows 80 cp more.
+        let queen = "4k3/2p5/3p4/8/8/8/3Q4/4K3 w - - 0 1";
+        assert!(loses_with(queen, "d2d6", 6, 79));
+        assert!(!loses_with(queen, "d2d6", 6, 80));
+        // A bad record prunes an even trade: at depth 1 the margin is 20, so -21 makes 0 a loss.
+        let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
+        assert!(!loses_with(even, "e3d5", 1, -20));
+        assert!(loses_with(even, "e3d5", 1, -21));
+        // The knight's quiet step (-320, pruned to depth 5) ignores any allowance.
+        let knight = "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1";
+        assert!(loses_with(knight, "c3d5", 5, 10_000));
+        assert!(!loses_with(knight, "c3d5", 6, -10_000));
     }
 
     #[test]
