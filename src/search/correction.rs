@@ -1,9 +1,10 @@
 //! Correction history: what the search found against the static evaluation, kept per side
 //! and pawn structure, and added to later evaluations of positions with that structure.
 //! The evaluation misjudges some structures the same way again and again; the search's
-//! scores show by how much.
+//! scores show by how much. Optionally (`correction_nonpawn_weight`) the same is kept per
+//! side and placement of one colour's pieces other than pawns, for each colour.
 
-use shakmaty::{Board, Color};
+use shakmaty::{Bitboard, Board, Color, Role};
 
 use super::params;
 use super::score::INFINITY;
@@ -21,22 +22,96 @@ fn index(key: u64) -> usize {
     (key >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
+/// A mixing of 64 bits (the finaliser of splitmix64): every input bit moves about half the
+/// output bits.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The keys of each colour's pieces other than pawns (king included), by their squares:
+/// `[white, black]`.
+pub fn nonpawn_keys(board: &Board) -> [u64; 2] {
+    let key = |colour: Bitboard| {
+        [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |h, (i, &role)| {
+            // Each role its own odd multiplier, so the same squares of two roles differ.
+            let salt = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(2 * i as u64 + 1);
+            h ^ mix((board.by_role(role) & colour).0 ^ salt)
+        })
+    };
+    [key(board.white()), key(board.black())]
+}
+
 pub struct Correction {
     table: Box<[[i32; ENTRIES]; 2]>,
+    /// By side to move, then by the colour whose non-pawn pieces key it: `ENTRIES` each.
+    nonpawn: Vec<i32>,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
             table: Box::new([[0; ENTRIES]; 2]),
+            nonpawn: vec![0; 4 * ENTRIES],
         }
     }
+}
+
+/// Moves `e` toward `diff` (cp) by a weight that grows with `depth`, within `limit` cp.
+fn step(e: &mut i32, depth: i32, diff: i32, limit: i32) {
+    let w = (depth + 1).clamp(1, MAX_WEIGHT);
+    let bound = limit * GRAIN;
+    let target = diff.clamp(-limit, limit) * GRAIN;
+    *e = ((*e * (256 - w) + target * w) / 256).clamp(-bound, bound);
 }
 
 impl Correction {
     /// Every entry back to zero.
     pub fn clear(&mut self) {
         self.table.as_flattened_mut().fill(0);
+        self.nonpawn.fill(0);
+    }
+
+    /// The slot of `side` to move with `colour`'s non-pawn pieces of `key`.
+    fn nonpawn_slot(side: Color, colour: usize, key: u64) -> usize {
+        (side as usize * 2 + colour) * ENTRIES + index(key)
+    }
+
+    /// The non-pawn records (cp) for `side` to move with the pieces of `keys`
+    /// (`nonpawn_keys`): white's and black's, summed.
+    pub fn nonpawn(&self, side: Color, keys: [u64; 2]) -> i32 {
+        (0..2)
+            .map(|c| self.nonpawn[Self::nonpawn_slot(side, c, keys[c])] / GRAIN)
+            .sum()
+    }
+
+    /// As `update`, for both colours' non-pawn records.
+    pub fn update_nonpawn(
+        &mut self,
+        side: Color,
+        keys: [u64; 2],
+        depth: i32,
+        diff: i32,
+        limit: i32,
+    ) {
+        for (c, &key) in keys.iter().enumerate() {
+            step(
+                &mut self.nonpawn[Self::nonpawn_slot(side, c, key)],
+                depth,
+                diff,
+                limit,
+            );
+        }
     }
 
     /// The correction (cp) for `side` to move with the pawn structure of `key`.
@@ -47,21 +122,28 @@ impl Correction {
     /// A search of `depth` scored `diff` cp above the static evaluation: the entry moves
     /// toward it by a weight that grows with depth, and stays within `limit` cp either way.
     pub fn update(&mut self, side: Color, key: u64, depth: i32, diff: i32, limit: i32) {
-        let e = &mut self.table[side as usize][index(key)];
-        let w = (depth + 1).clamp(1, MAX_WEIGHT);
-        let bound = limit * GRAIN;
-        let target = diff.clamp(-limit, limit) * GRAIN;
-        *e = ((*e * (256 - w) + target * w) / 256).clamp(-bound, bound);
+        step(
+            &mut self.table[side as usize][index(key)],
+            depth,
+            diff,
+            limit,
+        );
     }
 }
 
 /// The static evaluation with the correction of its pawn structure, when correction is on
-/// (`correction_limit` > 0). A node in check has none (-INFINITY): that stays as it is.
+/// (`correction_limit` > 0), plus `correction_nonpawn_weight` percent of the records of
+/// both colours' other pieces. A node in check has none (-INFINITY): that stays as it is.
 pub fn corrected(table: &Correction, side: Color, board: &Board, raw: i32) -> i32 {
     if params::correction_limit() == 0 || raw == -INFINITY {
         return raw;
     }
-    raw + table.get(side, pawn_key(board))
+    let mut c = table.get(side, pawn_key(board));
+    let weight = params::correction_nonpawn_weight();
+    if weight > 0 {
+        c += weight * table.nonpawn(side, nonpawn_keys(board)) / 100;
+    }
+    raw + c
 }
 
 #[cfg(test)]
@@ -103,6 +185,42 @@ mod tests {
             deep.table[black][index(key)],
         );
         assert!(0 < s && s < d, "{s} {d}");
+    }
+
+    #[test]
+    fn nonpawn_keys_follow_each_colours_pieces_and_records_stay_apart() {
+        let start = board("r3k3/pp6/8/8/8/8/PPP5/R3K3 w - - 0 1");
+        let [w, b] = nonpawn_keys(&start);
+        // Pawns do not change them; a white piece changes white's key only.
+        assert_eq!(
+            nonpawn_keys(&board("r3k3/pp6/8/8/8/P7/1PP5/R3K3 w - - 0 1")),
+            [w, b]
+        );
+        let moved = nonpawn_keys(&board("r3k3/pp6/8/8/8/8/PPP5/3RK3 w - - 0 1"));
+        assert_ne!(moved[0], w);
+        assert_eq!(moved[1], b);
+        // A rook and a queen on the same square are different pieces.
+        assert_ne!(
+            nonpawn_keys(&board("r3k3/8/8/8/8/8/8/Q3K3 w - - 0 1"))[0],
+            nonpawn_keys(&board("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1"))[0]
+        );
+        // Records converge for the side to move and the keys given, the two colours summed.
+        let mut c = Correction::default();
+        for _ in 0..400 {
+            c.update_nonpawn(Color::Black, [w, b], 10, -40, 96);
+        }
+        assert!((-80..=-78).contains(&c.nonpawn(Color::Black, [w, b])));
+        assert_eq!(c.nonpawn(Color::White, [w, b]), 0);
+        assert!((-40..=-39).contains(&c.nonpawn(Color::Black, moved)));
+        // Beyond the limit, clipped; clear empties them.
+        for _ in 0..400 {
+            c.update_nonpawn(Color::Black, [w, b], 10, 5000, 96);
+        }
+        assert!((190..=192).contains(&c.nonpawn(Color::Black, [w, b])));
+        c.clear();
+        assert_eq!(c.nonpawn(Color::Black, [w, b]), 0);
+        // The pawn structure's record is apart from them.
+        assert_eq!(c.get(Color::Black, pawn_key(&start)), 0);
     }
 
     #[test]

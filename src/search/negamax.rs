@@ -3,7 +3,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 use shakmaty_syzygy::Wdl;
 
-use super::correction::corrected;
+use super::correction::{corrected, nonpawn_keys};
 use super::node::{Node, NodeBest, Step, Tried};
 use super::ordering::{Picker, Previous, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
@@ -379,7 +379,8 @@ impl Searcher<'_> {
                 }
             }
             // Exchange pruning: a move that loses too much material by exchange is skipped,
-            // once a move has been searched, at PV nodes too and even if it gives check.
+            // once a move has been searched, at PV nodes too and even if it gives check (a
+            // capture allowed more or less by its capture history, when that is on).
             if self.prune
                 && !in_check
                 && i > 0
@@ -500,6 +501,12 @@ impl Searcher<'_> {
             self.td
                 .correction
                 .update(pos.turn(), key, depth, diff, limit);
+            if params::correction_nonpawn_weight() > 0 {
+                let keys = nonpawn_keys(pos.board());
+                self.td
+                    .correction
+                    .update_nonpawn(pos.turn(), keys, depth, diff, limit);
+            }
         }
     }
 

@@ -83,8 +83,9 @@ search_params! {
     see_quiet_margin = 60, 10..=200;
     see_capture_margin = 20, 5..=100;
     /// ... and a capture may lose its capture history divided by this more (less when its
-    /// record is negative), so captures that have cut before are pruned later (0: the
-    /// record is not used; it is kept only while `capture_history_divisor` is not 0).
+    /// record is negative), so a capture that has cut before is pruned only at a larger
+    /// loss (0: the record is not used; it is kept only while `capture_history_divisor` is
+    /// not 0).
     see_capture_history_divisor = 0, 0..=1024;
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
@@ -132,6 +133,9 @@ search_params! {
     /// Correction history: the static evaluation is corrected by its pawn structure's record
     /// of search scores, at most this many cp either way (0: no correction).
     correction_limit = 0, 0..=400;
+    /// ... plus this percentage of the records kept by each colour's pieces other than pawns
+    /// (0: not kept).
+    correction_nonpawn_weight = 0, 0..=200;
     /// Quiescence probes the table (cutoffs at non-PV nodes, the stored evaluation, the
     /// stored move first) and stores its results at depth 0 where no deeper entry of this
     /// search would be lost (0: quiescence leaves the table alone).
