@@ -54,15 +54,15 @@ pub fn nonpawn_keys(board: &Board) -> [u64; 2] {
 
 pub struct Correction {
     table: Box<[[i32; ENTRIES]; 2]>,
-    /// By side to move, then by the colour whose non-pawn pieces key it: `ENTRIES` each.
-    nonpawn: Vec<i32>,
+    /// By side to move, then by the colour whose non-pawn pieces key the entry.
+    nonpawn: Box<[[[i32; ENTRIES]; 2]; 2]>,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
             table: Box::new([[0; ENTRIES]; 2]),
-            nonpawn: vec![0; 4 * ENTRIES],
+            nonpawn: Box::new([[[0; ENTRIES]; 2]; 2]),
         }
     }
 }
@@ -79,20 +79,14 @@ impl Correction {
     /// Every entry back to zero.
     pub fn clear(&mut self) {
         self.table.as_flattened_mut().fill(0);
-        self.nonpawn.fill(0);
-    }
-
-    /// The slot of `side` to move with `colour`'s non-pawn pieces of `key`.
-    fn nonpawn_slot(side: Color, colour: usize, key: u64) -> usize {
-        (side as usize * 2 + colour) * ENTRIES + index(key)
+        self.nonpawn.as_flattened_mut().as_flattened_mut().fill(0);
     }
 
     /// The non-pawn records (cp) for `side` to move with the pieces of `keys`
     /// (`nonpawn_keys`): white's and black's, summed.
     pub fn nonpawn(&self, side: Color, keys: [u64; 2]) -> i32 {
-        (0..2)
-            .map(|c| self.nonpawn[Self::nonpawn_slot(side, c, keys[c])] / GRAIN)
-            .sum()
+        let records = &self.nonpawn[side as usize];
+        (0..2).map(|c| records[c][index(keys[c])] / GRAIN).sum()
     }
 
     /// As `update`, for both colours' non-pawn records.
@@ -104,13 +98,8 @@ impl Correction {
         diff: i32,
         limit: i32,
     ) {
-        for (c, &key) in keys.iter().enumerate() {
-            step(
-                &mut self.nonpawn[Self::nonpawn_slot(side, c, key)],
-                depth,
-                diff,
-                limit,
-            );
+        for (records, key) in self.nonpawn[side as usize].iter_mut().zip(keys) {
+            step(&mut records[index(key)], depth, diff, limit);
         }
     }
 
