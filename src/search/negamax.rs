@@ -259,6 +259,7 @@ impl Searcher<'_> {
             return estimate;
         }
         if excluded.is_none()
+            && !(pv_node && params::null_skip_pv() != 0)
             && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check, cut_node)
         {
             return score;

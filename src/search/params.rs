@@ -69,6 +69,9 @@ search_params! {
     /// 0: the evaluation's margin does not deepen the reduction).
     null_eval_divisor = 200, 50..=800;
     null_eval_max_reduction = 0, 0..=6;
+    /// 1: no null move at PV nodes (their window is not a null window: a pass that holds
+    /// beta there cuts the principal variation short); 0: null move at PV nodes too.
+    null_skip_pv = 0, 0..=1;
     /// Reverse futility pruning: up to this depth, with this margin (cp) per ply.
     rfp_max_depth = 6, 1..=12;
     rfp_margin = 80, 20..=200;
