@@ -52,6 +52,10 @@ fn changes() -> Vec<(&'static str, Settings)> {
         ("cut-node LMR", vec![("lmr_cut_node", 1)]),
         ("ProbCut", vec![("probcut_margin", 200)]),
         ("no null move at PV nodes", vec![("null_skip_pv", 1)]),
+        (
+            "fail-low nodes keep the stored move",
+            vec![("tt_upper_keeps_move", 1)],
+        ),
     ]
 }
 

@@ -5,6 +5,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::{Previous, capture_history_on, is_tactical};
+use super::params;
 use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove};
 
@@ -121,7 +122,12 @@ impl Searcher<'_> {
             return;
         }
         let bound = Bound::of_result(node.score, node.alpha_orig, beta);
-        let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
+        let packed = match node.mv {
+            Some(m) if bound != Bound::Upper || params::tt_upper_keeps_move() == 0 => {
+                PackedMove::new(m)
+            }
+            _ => PackedMove::NONE,
+        };
         self.tt
             .store(key, packed, node.score, static_eval, depth, bound, ply);
     }

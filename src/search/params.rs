@@ -143,6 +143,9 @@ search_params! {
     /// stored move first) and stores its results at depth 0 where no deeper entry of this
     /// search would be lost (0: quiescence leaves the table alone).
     qsearch_tt = 0, 0..=1;
+    /// 1: a node that failed low stores no move, so the table keeps the move it had for the
+    /// position (a fail-low node's best move is only the least bad); 0: it stores that move.
+    tt_upper_keeps_move = 0, 0..=1;
     /// A tablebase result is stored this many plies deeper than it was probed.
     tb_store_extra_depth = 6, 0..=20;
     /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.
