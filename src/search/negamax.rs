@@ -62,8 +62,9 @@ fn late_move_count(depth: i32, improving: bool) -> usize {
 
 impl Searcher<'_> {
     /// Null-move pruning: if passing the move still leaves us at or above beta after a
-    /// shallower search, a real move would too. Not in check, not twice in a row, and not
-    /// with only king and pawns (where passing may be the best move: zugzwang).
+    /// shallower search, a real move would too. Not in check, not twice in a row, not with
+    /// beta among mate or tablebase scores, and not with only king and pawns (where passing
+    /// may be the best move: zugzwang).
     #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
@@ -78,7 +79,7 @@ impl Searcher<'_> {
         if !self.prune
             || depth < params::null_min_depth()
             || self.td.stack.at(ply).after_null
-            || beta.abs() >= MATE_BOUND
+            || beta.abs() >= TB_WIN_BOUND
             || in_check
         {
             return None;
@@ -113,8 +114,9 @@ impl Searcher<'_> {
         if self.stopped || score < beta {
             return None;
         }
-        // A mate found after passing is not a real mate: claim only the bound.
-        Some(if score >= MATE_BOUND { beta } else { score })
+        // A mate (or tablebase win) found after passing is not a real one, as passing is not
+        // a move: claim only the bound.
+        Some(if score >= TB_WIN_BOUND { beta } else { score })
     }
 
     /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
