@@ -121,18 +121,29 @@ impl Correction {
 }
 
 /// The static evaluation with the correction of its pawn structure, when correction is on
-/// (`correction_limit` > 0), plus `correction_nonpawn_weight` percent of the records of
-/// both colours' other pieces. A node in check has none (-INFINITY): that stays as it is.
+/// (`correction_limit` > 0), or with `correction_nonpawn_weight` > 0 a blend of it and the
+/// records of both colours' other pieces (see `blend`). A node in check has none
+/// (-INFINITY): that stays as it is.
 pub fn corrected(table: &Correction, side: Color, board: &Board, raw: i32) -> i32 {
     if params::correction_limit() == 0 || raw == -INFINITY {
         return raw;
     }
-    let mut c = table.get(side, pawn_key(board));
+    let pawn = table.get(side, pawn_key(board));
     let weight = params::correction_nonpawn_weight();
-    if weight > 0 {
-        c += weight * table.nonpawn(side, nonpawn_keys(board)) / 100;
-    }
+    let c = if weight > 0 {
+        blend(pawn, table.nonpawn(side, nonpawn_keys(board)), weight)
+    } else {
+        pawn
+    };
     raw + c
+}
+
+/// The pawn structure's record and the two colours' non-pawn records (`nonpawn`, their sum)
+/// blended, `weight` percent from the non-pawn ones (half each): every record is moved
+/// toward the same whole difference, so the weights sum to 100 and an error all three have
+/// learnt is corrected once, not two or three times, and the result stays within the limit.
+fn blend(pawn: i32, nonpawn: i32, weight: i32) -> i32 {
+    (pawn * (100 - weight) * 2 + nonpawn * weight) / 200
 }
 
 #[cfg(test)]
@@ -210,6 +221,22 @@ mod tests {
         assert_eq!(c.nonpawn(Color::Black, [w, b]), 0);
         // The pawn structure's record is apart from them.
         assert_eq!(c.get(Color::Black, pawn_key(&start)), 0);
+    }
+
+    #[test]
+    fn the_blend_corrects_a_shared_error_once_and_stays_within_the_limit() {
+        // Every record has learnt the same 60 cp: the blend is 60 at any weight.
+        for weight in [0, 25, 50, 100] {
+            assert_eq!(blend(60, 120, weight), 60, "weight {weight}");
+        }
+        // Weight 0 is the pawn structure alone; 100 the non-pawn records alone (averaged).
+        assert_eq!(blend(40, -100, 0), 40);
+        assert_eq!(blend(40, -100, 100), -50);
+        // Half and half: 20 from the pawns, -25 from the two others.
+        assert_eq!(blend(40, -100, 50), -5);
+        // Records at the limit give at most the limit.
+        assert_eq!(blend(96, 192, 50), 96);
+        assert_eq!(blend(-96, -192, 30), -96);
     }
 
     #[test]

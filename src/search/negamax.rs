@@ -363,23 +363,20 @@ impl Searcher<'_> {
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.
         let mut picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
+        // Quiet moves skipped by history pruning (counted with the tried ones for late move
+        // pruning).
+        let mut history_skipped = 0;
         for (i, m) in picker.by_ref().enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
-            if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
+            let prunable_quiet = selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND;
+            if prunable_quiet {
                 late = depth <= params::lmp_max_depth()
-                    && tried.quiets.len() >= late_move_count(depth, improving);
+                    && tried.quiets.len() + history_skipped >= late_move_count(depth, improving);
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= node.alpha;
-                // History pruning: a quiet move whose history (and continuation records)
-                // says it keeps failing is skipped as a late one would be.
-                if !late && depth <= params::history_prune_max_depth() {
-                    let h = self.td.heuristics.history(pos.turn(), m)
-                        + self.td.heuristics.continuation(continuation, m);
-                    late = h < -params::history_prune_margin() * depth;
-                }
             }
             // Exchange pruning: a move that loses too much material by exchange is skipped,
             // once a move has been searched, at PV nodes too and even if it gives check (a
@@ -405,17 +402,30 @@ impl Searcher<'_> {
             {
                 continue;
             }
+            // History pruning: a quiet move whose history (and continuation records) says it
+            // keeps failing is skipped as a late one would be, and counts as tried for late
+            // move pruning. After exchange pruning, which a late move does not meet: one that
+            // gives check (and so is searched) is still tested for losing material.
+            let mut by_history = false;
+            if prunable_quiet && !late && depth <= params::history_prune_max_depth() {
+                let h = self.td.heuristics.history(pos.turn(), m)
+                    + self.td.heuristics.continuation(continuation, m);
+                by_history = h < -params::history_prune_margin() * depth;
+                late = by_history;
+            }
             // A pruned move that cannot give check is skipped without being made.
             if (late || futile) && gives_check(pos, m) == Some(false) {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
+                history_skipped += usize::from(by_history);
                 continue;
             }
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             let child_in_check = child.is_check();
             if (late || futile) && !child_in_check {
+                history_skipped += usize::from(by_history);
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so

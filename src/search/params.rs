@@ -136,9 +136,10 @@ search_params! {
     /// Correction history: the static evaluation is corrected by its pawn structure's record
     /// of search scores, at most this many cp either way (0: no correction).
     correction_limit = 0, 0..=400;
-    /// ... plus this percentage of the records kept by each colour's pieces other than pawns
-    /// (0: not kept).
-    correction_nonpawn_weight = 0, 0..=200;
+    /// ... or, above 0, this percentage of the correction taken from the records kept by each
+    /// colour's pieces other than pawns (half each), the rest from the pawn structure's (0:
+    /// not kept).
+    correction_nonpawn_weight = 0, 0..=100;
     /// Quiescence probes the table (cutoffs at non-PV nodes, the stored evaluation, the
     /// stored move first) and stores its results at depth 0 where no deeper entry of this
     /// search would be lost (0: quiescence leaves the table alone).

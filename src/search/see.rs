@@ -98,8 +98,9 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
 /// Whether `m`, `depth` plies from the horizon, loses so much by exchange that it is not
 /// worth searching: a quiet move more than `quiet_margin` cp per ply, a capture or promotion
 /// more than `capture_margin` cp per ply squared (captures win back material in the search
-/// more often than quiet moves do) plus `capture_allowance` cp (its record: negative for a
-/// capture that keeps failing, which may then be pruned even when it wins material).
+/// more often than quiet moves do) plus `capture_allowance` cp (its record: less for a
+/// capture that keeps failing, though never so little that a capture which does not lose
+/// material is pruned).
 pub fn loses_by_exchange(
     pos: &Chess,
     m: Move,
@@ -109,7 +110,7 @@ pub fn loses_by_exchange(
     capture_allowance: i32,
 ) -> bool {
     let threshold = if m.is_capture() || m.is_promotion() {
-        -capture_margin * depth * depth - capture_allowance
+        (-capture_margin * depth * depth - capture_allowance).min(0)
     } else {
         -quiet_margin * depth
     };
@@ -176,10 +177,26 @@ mod tests {
         let queen = "4k3/2p5/3p4/8/8/8/3Q4/4K3 w - - 0 1";
         assert!(loses_with(queen, "d2d6", 6, 79));
         assert!(!loses_with(queen, "d2d6", 6, 80));
-        // A bad record prunes an even trade: at depth 1 the margin is 20, so -21 makes 0 a loss.
+        // A bad record narrows it: at depth 7 (980) the queen's -800 is kept, but pruned
+        // once the record takes 181 cp off.
+        assert!(!loses_with(queen, "d2d6", 7, -180));
+        assert!(loses_with(queen, "d2d6", 7, -181));
+        // However bad the record, a capture that does not lose material is never pruned: an
+        // even trade, or a rook won whole.
         let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
-        assert!(!loses_with(even, "e3d5", 1, -20));
-        assert!(loses_with(even, "e3d5", 1, -21));
+        assert!(!loses_with(even, "e3d5", 1, -10_000));
+        assert!(!loses_with(
+            "4k3/8/8/3r4/8/8/8/3RK3 w - - 0 1",
+            "d1d5",
+            1,
+            -10_000
+        ));
+        // A bishop for a knight (-10) is kept by the margin alone at depth 1, pruned with a
+        // bad record.
+        let bishop = "4k3/8/2p5/3n4/8/5B2/8/4K3 w - - 0 1";
+        assert_eq!(see_of(bishop, "f3d5"), -10);
+        assert!(!loses_with(bishop, "f3d5", 1, 0));
+        assert!(loses_with(bishop, "f3d5", 1, -10_000));
         // The knight's quiet step (-320, pruned to depth 5) ignores any allowance.
         let knight = "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1";
         assert!(loses_with(knight, "c3d5", 5, 10_000));
