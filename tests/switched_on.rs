@@ -22,7 +22,6 @@ fn changes() -> Vec<(&'static str, Settings)> {
             "singular negative extension",
             vec![("singular_negative_extension", 1)],
         ),
-        ("history LMR", vec![("lmr_history_divisor", 8192)]),
         ("correction history", vec![("correction_limit", 96)]),
         (
             "non-pawn correction history",
@@ -143,6 +142,7 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
                 ("history_bonus_cap", 16384),
             ],
         ),
+        ("history LMR", vec![("lmr_history_divisor", 0)]),
     ] {
         for &(p, off_value) in &settings {
             assert_ne!(default_of(p), off_value, "{name}: {p} is off by default");

@@ -117,7 +117,7 @@ search_params! {
     lmr_divisor = 225, 100..=500;
     /// LMR: a ply less per this much history of the move, a ply more per as much below
     /// zero (0: history does not change reductions).
-    lmr_history_divisor = 0, 0..=65536;
+    lmr_history_divisor = 8192, 0..=65536;
     /// LMR: this many plies more at a node expected to fail high (a cut node, as `negamax`
     /// tells them).
     lmr_cut_node = 0, 0..=3;
