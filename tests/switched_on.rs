@@ -49,8 +49,9 @@ fn changes() -> Vec<(&'static str, Settings)> {
             ],
         ),
         ("cut-node LMR", vec![("lmr_cut_node", 1)]),
-        ("ProbCut", vec![("probcut_margin", 200)]),
+        ("ProbCut", vec![("probcut_margin", 100)]),
         ("no null move at PV nodes", vec![("null_skip_pv", 1)]),
+        ("quiescence uses the table", vec![("qsearch_tt", 1)]),
         (
             "fail-low nodes keep the stored move",
             vec![("tt_upper_keeps_move", 1)],
