@@ -12,7 +12,7 @@ if ! python3 -c "import chess.syzygy" 2>/dev/null; then
 fi
 cargo test
 if [ -d scripts/tests ]; then
-  if python3 -c "import chess, pytest" 2>/dev/null; then
+  if python3 -c "import pytest" 2>/dev/null; then
     python3 -m pytest -q scripts/tests
   elif [ "${FERRUM_REQUIRE_PYTHON_TESTS:-0}" = 1 ]; then
     echo "scripts/test.sh: pytest is required here (python3 -m pip install chess pytest)" >&2
