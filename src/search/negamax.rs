@@ -5,7 +5,9 @@ use shakmaty_syzygy::Wdl;
 
 use super::correction::{corrected, nonpawn_keys};
 use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{Picker, Previous, QuietOrder, is_good_tactical, is_tactical};
+use super::ordering::{
+    Picker, Previous, QuietOrder, continuation_on, is_good_tactical, is_tactical,
+};
 use super::params;
 use super::score::{
     DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
@@ -656,8 +658,19 @@ impl Searcher<'_> {
             }
             let divisor = params::lmr_history_divisor();
             if divisor > 0 {
-                // The mover is the side not to move in the child.
-                r -= self.td.heuristics.history(!child.turn(), m) / divisor;
+                // The mover is the side not to move in the child. With continuation history
+                // on, its records after the two moves before this node count too, as in the
+                // picker.
+                let mover = !child.turn();
+                let mut h = self.td.heuristics.history(mover, m);
+                if continuation_on() {
+                    let previous = Previous {
+                        one: self.td.stack.at(ply).played,
+                        two: self.td.stack.one_back(ply).played,
+                    };
+                    h += self.td.heuristics.continuation(previous.bases(mover), m);
+                }
+                r -= h / divisor;
             }
             r.clamp(0, (depth - 2).max(0))
         } else {
