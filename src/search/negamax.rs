@@ -454,6 +454,7 @@ impl Searcher<'_> {
                 cut_node,
                 in_check,
                 improving,
+                continuation,
             );
             self.td.pop_move();
             if self.stopped {
@@ -630,6 +631,7 @@ impl Searcher<'_> {
         cut_node: bool,
         in_check: bool,
         improving: bool,
+        continuation: [Option<usize>; 2],
     ) -> i32 {
         if i == 0 {
             let child_cut = !pv_node && !cut_node;
@@ -659,16 +661,11 @@ impl Searcher<'_> {
             let divisor = params::lmr_history_divisor();
             if divisor > 0 {
                 // The mover is the side not to move in the child. With continuation history
-                // on, its records after the two moves before this node count too, as in the
-                // picker.
-                let mover = !child.turn();
-                let mut h = self.td.heuristics.history(mover, m);
+                // on, its records after the two moves before this node (the node's bases,
+                // `QuietOrder::continuation`) count too, as in the picker.
+                let mut h = self.td.heuristics.history(!child.turn(), m);
                 if continuation_on() {
-                    let previous = Previous {
-                        one: self.td.stack.at(ply).played,
-                        two: self.td.stack.one_back(ply).played,
-                    };
-                    h += self.td.heuristics.continuation(previous.bases(mover), m);
+                    h += self.td.heuristics.continuation(continuation, m);
                 }
                 r -= h / divisor;
             }

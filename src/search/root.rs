@@ -190,6 +190,7 @@ impl Searcher<'_> {
             two: None,
         };
         let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
+        let continuation = order.continuation;
         let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
         for (i, m) in picker.enumerate() {
             let nodes_before = self.td.nodes;
@@ -208,6 +209,7 @@ impl Searcher<'_> {
                 false,
                 in_check,
                 true,
+                continuation,
             );
             self.td.pop_move();
             self.add_root_move_nodes(m, self.td.nodes - nodes_before);

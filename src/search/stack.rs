@@ -74,11 +74,6 @@ impl SearchStack {
         &mut self.frames[ply + OFFSET]
     }
 
-    /// The frame one ply before `ply` (an empty frame before the root).
-    pub fn one_back(&self, ply: usize) -> &Frame {
-        &self.frames[ply + OFFSET - 1]
-    }
-
     /// The frame two plies before `ply` (an empty frame near the root).
     pub fn two_back(&self, ply: usize) -> &Frame {
         &self.frames[ply + OFFSET - 2]
