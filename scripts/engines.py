@@ -60,6 +60,7 @@ def parse_engine_spec(tokens: list[str]) -> EngineSpec:
     name = None
     workdir = None
     ponder = False
+    lag_ms: Optional[float] = None
     options: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
@@ -82,16 +83,28 @@ def parse_engine_spec(tokens: list[str]) -> EngineSpec:
             if value.lower() not in ("on", "off", "true", "false", "1", "0"):
                 raise ValueError(f"ponder must be on or off, got {token!r}")
             ponder = value.lower() in ("on", "true", "1")
+        elif key == "lag":
+            try:
+                lag_ms = float(value)
+            except ValueError:
+                raise ValueError(f"lag must be milliseconds, got {token!r}") from None
+            if not lag_ms >= 0:
+                raise ValueError(f"lag must be at least 0, got {token!r}")
         elif key.startswith("option.") and len(key) > len("option."):
             options[key[len("option."):]] = value
         else:
             raise ValueError(f"unknown engine setting {key!r} in {token!r} "
-                             "(expected cmd=, name=, dir=, args=, ponder= or option.NAME=)")
+                             "(expected cmd=, name=, dir=, args=, ponder=, lag= or option.NAME=)")
     if not cmd:
         raise ValueError(f"engine settings {' '.join(tokens)!r} have no cmd=PATH")
     if not name:
         name = os.path.basename(cmd[0])
-    return EngineSpec(name=name, cmd=cmd + extra, dir=workdir, options=options, ponder=ponder)
+    full = cmd + extra
+    if lag_ms:
+        # A lagging GUI: `go` and `bestmove` each delayed by lag_ms (scripts/lag_relay.py).
+        relay = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lag_relay.py")
+        full = [sys.executable, relay, "--delay", f"{lag_ms:g}", "--"] + full
+    return EngineSpec(name=name, cmd=full, dir=workdir, options=options, ponder=ponder)
 
 
 @dataclass

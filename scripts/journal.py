@@ -65,6 +65,8 @@ def identity(specs, settings, book: str, seed: int, sprt) -> dict:
         "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta],
         "adjudication": [rules.resign_score, rules.resign_moves, rules.resign_twosided,
                          rules.draw_score, rules.draw_moves, rules.draw_after_move],
+        # Only when on, so journals of standard chess written before it still match.
+        **({"chess960": True} if getattr(settings, "chess960", False) else {}),
     }
 
 

@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a match between two UCI engines with a real wall clock per side.",
         epilog="Engine settings: cmd=PATH (split like a shell), name=NAME, dir=WORKDIR, args=\"...\", "
                "ponder=on (think on the opponent's time: go ponder, then ponderhit or stop), "
+               "lag=MS (a lagging GUI: each 'go' and each 'bestmove' delayed MS ms by "
+               "scripts/lag_relay.py, on this engine's clock), "
                "option.NAME=VALUE (options the engine does not advertise are skipped with a warning).")
     p.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE", required=True,
                    help="one engine: cmd=PATH [name=NAME] [option.Hash=16 ...]; give it twice")
@@ -70,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes", type=int, help="node limit per move")
     p.add_argument("--depth", type=int, help="depth limit per move")
     p.add_argument("--book", default=str(DEFAULT_BOOK), help="EPD/FEN file, one opening per line (default: %(default)s)")
+    p.add_argument("--chess960", action="store_true",
+                   help="play Chess960 (UCI_Chess960 set by python-chess; king-takes-rook castling); "
+                        "without --book, from the 960 start positions")
     p.add_argument("--games", type=int, default=2, help="number of games (default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=1, help="games played at once (default: %(default)s)")
     p.add_argument("--seed", type=int, help="seed for the opening order (default: random, printed)")
@@ -92,12 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def opening_fen(line: str) -> str:
+def opening_fen(line: str, chess960: bool = False) -> str:
     """A book line as a FEN: a full FEN, or EPD (4 fields plus operations)."""
     try:
-        board = chess.Board(line)
+        board = chess.Board(line, chess960=chess960)
     except ValueError:
-        board, _ = chess.Board.from_epd(line)
+        board, _ = chess.Board.from_epd(line, chess960=chess960)
     if not board.is_valid():
         raise ValueError(f"illegal position ({board.status()!r})")
     if board.is_game_over(claim_draw=True):
@@ -120,7 +125,13 @@ def load_book(path: str) -> list[tuple[int, str]]:
     return lines
 
 
-def build_schedule(book: list[tuple[int, str]], games: int, seed: int, path: str) -> list[ScheduledGame]:
+def chess960_book() -> list[tuple[int, str]]:
+    """The 960 start positions of Chess960, numbered 1 to 960 (position 0 to 959)."""
+    return [(n + 1, chess.Board.from_chess960_pos(n).fen()) for n in range(960)]
+
+
+def build_schedule(book: list[tuple[int, str]], games: int, seed: int, path: str,
+                   chess960: bool = False) -> list[ScheduledGame]:
     """Seeded random opening per pair; game 1 of a pair has engine 1 as White."""
     order = list(range(len(book)))
     random.Random(seed).shuffle(order)
@@ -132,7 +143,7 @@ def build_schedule(book: list[tuple[int, str]], games: int, seed: int, path: str
         if index not in fens:
             line_no, text = book[index]
             try:
-                fens[index] = opening_fen(text)
+                fens[index] = opening_fen(text, chess960)
             except ValueError as err:
                 raise UsageError(f"{path}:{line_no}: bad opening {text!r}: {err}") from None
         schedule.append(ScheduledGame(number, pair, index, fens[index], number % 2 == 1))
@@ -174,7 +185,8 @@ def parse_settings(args: argparse.Namespace) -> tuple[list[EngineSpec], GameSett
         if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
             raise UsageError(f"SPRT needs elo0 < elo1, got {elo0:g} and {elo1:g}")
         sprt = Sprt(elo0, elo1, alpha, beta)
-    settings = GameSettings(tc, args.nodes, args.depth, args.tolerance_ms / 1000.0, args.move_timeout, rules, args.event)
+    settings = GameSettings(tc, args.nodes, args.depth, args.tolerance_ms / 1000.0, args.move_timeout, rules, args.event,
+                            args.chess960)
     return specs, settings, sprt
 
 
@@ -372,8 +384,13 @@ def main(argv: Optional[list[str]] = None) -> int:
                     raise UsageError(f"--seed {args.seed} differs from the journal's seed {journal.seed}")
                 seed = journal.seed
         specs, settings, sprt = parse_settings(args)
-        book = load_book(args.book)
-        schedule = build_schedule(book, args.games, seed, args.book)
+        if args.chess960 and args.book == str(DEFAULT_BOOK):
+            # Chess960 without a book of its own: the 960 start positions.
+            args.book = "chess960"
+            book = chess960_book()
+        else:
+            book = load_book(args.book)
+        schedule = build_schedule(book, args.games, seed, args.book, args.chess960)
         if journal is not None:
             try:
                 journal.check(identity(specs, settings, args.book, seed, sprt), args.games)

@@ -27,6 +27,7 @@ class GameSettings:
     move_timeout: float    # seconds per move when there is no clock (nodes/depth)
     rules: AdjudicationRules
     event: str = "Ferrum match"
+    chess960: bool = False  # openings and castling as in Chess960 (king takes rook)
 
     def pgn_time_control(self) -> str:
         return self.tc.pgn() if self.tc else "-"
@@ -93,7 +94,7 @@ def _limit(settings: GameSettings, clocks: Optional[dict], turn: chess.Color) ->
 async def play_game(white: EnginePlayer, black: EnginePlayer, fen: str, settings: GameSettings,
                     round_label: str, game_key: object) -> GameRecord:
     """Play from `fen` to the end; the engines must already be started."""
-    start = chess.Board(fen)
+    start = chess.Board(fen, chess960=settings.chess960)
     board = start.copy()
     players = {chess.WHITE: white, chess.BLACK: black}
     clocks = {c: Clock(settings.tc) for c in (chess.WHITE, chess.BLACK)} if settings.tc else None

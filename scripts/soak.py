@@ -9,6 +9,10 @@ adjudication: every game is played out by the rules.
 Example (the full soak, about an hour on two cores):
   python3 scripts/soak.py --games 1000 --tc 1+0.01 --out soak-out
 
+With --settings, each named setting is a leg of its own against the peer instead
+(Ferrum on Threads 1 unless the setting says otherwise), --games games each:
+  python3 scripts/soak.py --settings all --games 200 --out soak-settings
+
 Exit status: 0 if Ferrum had no failure in any leg, 1 if it had any (or a leg was
 aborted), 2 on a bad command line.
 """
@@ -26,6 +30,20 @@ from pathlib import Path
 SCRIPTS = Path(__file__).resolve().parent
 REPO = SCRIPTS.parent
 KINDS = ("time", "illegal", "crash", "stall")
+
+# What people set, each played against the peer: time control, Ferrum's options, pondering
+# and Chess960.
+SETTINGS: dict[str, dict] = {
+    "sd1": {"tc": "1+0"},
+    "sd3": {"tc": "3+0"},
+    "inc": {"tc": "2+0.05"},
+    "mtg": {"tc": "40/20"},
+    "threads2": {"tc": "2+0.02", "options": {"Threads": "2"}},
+    "multipv3": {"tc": "2+0.02", "options": {"MultiPV": "3"}},
+    "chess960": {"tc": "2+0.02", "chess960": True},
+    "ponder": {"tc": "2+0.02", "ponder": True},
+    "limit": {"tc": "2+0.02", "options": {"UCI_LimitStrength": "true", "UCI_Elo": "1500"}},
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance-ms", default="100", help="grace past the clock (default: %(default)s)")
     p.add_argument("--out", default="soak-out", help="directory for PGN, JSON and logs (default: %(default)s)")
     p.add_argument("--legs", default="self,peer", help="which legs to play (default: %(default)s)")
+    p.add_argument("--settings", metavar="LIST",
+                   help="instead of the legs, play each of these settings against the peer, --games each: "
+                        f"'all' or a comma list of {', '.join(SETTINGS)}")
     return p
 
 
@@ -69,18 +90,43 @@ def run_leg(args: argparse.Namespace, leg: str, games: int, out: Path) -> dict:
     if leg == "self":
         second = engine_args(args.engine, "Ferrum", ferrum, False)
     else:
-        peer_options = {"Hash": str(args.hash)}
-        for item in args.peer_option or ["Threads=1"]:
-            name, _, value = item.partition("=")
-            peer_options[name] = value
-        peer_name = args.peer_name or Path(shlex.split(args.peer)[0]).name
-        second = engine_args(args.peer, peer_name, peer_options, False)
+        second = peer_args(args)
+    return play(args, leg, first, second, args.tc, False, games, out)
+
+
+def peer_args(args: argparse.Namespace) -> list[str]:
+    peer_options = {"Hash": str(args.hash)}
+    for item in args.peer_option or ["Threads=1"]:
+        name, _, value = item.partition("=")
+        peer_options[name] = value
+    peer_name = args.peer_name or Path(shlex.split(args.peer)[0]).name
+    return engine_args(args.peer, peer_name, peer_options, False)
+
+
+def run_setting(args: argparse.Namespace, name: str, games: int, out: Path) -> dict:
+    """Plays one setting of SETTINGS: Ferrum so set against the peer."""
+    setting = SETTINGS[name]
+    ferrum = {"Threads": "1", "Hash": str(args.hash)}
+    for item in args.ferrum_option:
+        key, _, value = item.partition("=")
+        ferrum[key] = value
+    ferrum.update(setting.get("options", {}))
+    first = engine_args(args.engine, f"Ferrum-{name}", ferrum, setting.get("ponder", False))
+    data = play(args, name, first, peer_args(args), setting["tc"], setting.get("chess960", False), games, out)
+    data["tc"] = setting["tc"]
+    return data
+
+
+def play(args: argparse.Namespace, leg: str, first: list[str], second: list[str], tc: str, chess960: bool,
+         games: int, out: Path) -> dict:
     js, pgn, log = out / f"{leg}.json", out / f"{leg}.pgn", out / f"{leg}.log"
-    cmd = [sys.executable, str(SCRIPTS / "match.py"), *first, *second, "--tc", args.tc, "--games", str(games),
+    cmd = [sys.executable, str(SCRIPTS / "match.py"), *first, *second, "--tc", tc, "--games", str(games),
            "--concurrency", str(args.concurrency), "--seed", str(args.seed), "--tolerance-ms", args.tolerance_ms,
            "--pgn", str(pgn), "--json", str(js), "--event", f"Ferrum soak ({leg})", "--report-every", "50"]
-    if args.book:
+    if args.book and not chess960:
         cmd += ["--book", args.book]
+    if chess960:
+        cmd.append("--chess960")
     print(f"== leg {leg}: {games} games: {shlex.join(cmd)}", flush=True)
     with open(log, "w", encoding="utf-8") as f:
         proc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, text=True)
@@ -115,19 +161,33 @@ def ferrum_failures(data: dict) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    legs = [leg for leg in args.legs.split(",") if leg]
-    if not legs or any(leg not in ("self", "peer") for leg in legs):
-        print(f"soak.py: error: --legs takes self and/or peer, got {args.legs!r}", file=sys.stderr)
-        return 2
-    if args.games < 2 * len(legs) or args.threads < 1 or args.concurrency < 1:
-        print("soak.py: error: need at least two games per leg, Threads and concurrency >= 1", file=sys.stderr)
-        return 2
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    # Whole game pairs per leg, so every opening is played with both colours.
-    per_leg = max(2, args.games // len(legs) // 2 * 2)
-    started = time.monotonic()
-    results = [run_leg(args, leg, per_leg, out) for leg in legs]
+    if args.settings:
+        names = list(SETTINGS) if args.settings == "all" else [n for n in args.settings.split(",") if n]
+        unknown = [n for n in names if n not in SETTINGS]
+        if not names or unknown:
+            print(f"soak.py: error: unknown settings {unknown or args.settings!r}; known: {', '.join(SETTINGS)}",
+                  file=sys.stderr)
+            return 2
+        if args.games < 2 or args.concurrency < 1:
+            print("soak.py: error: need at least two games per setting and concurrency >= 1", file=sys.stderr)
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        results = [run_setting(args, name, args.games // 2 * 2, out) for name in names]
+    else:
+        legs = [leg for leg in args.legs.split(",") if leg]
+        if not legs or any(leg not in ("self", "peer") for leg in legs):
+            print(f"soak.py: error: --legs takes self and/or peer, got {args.legs!r}", file=sys.stderr)
+            return 2
+        if args.games < 2 * len(legs) or args.threads < 1 or args.concurrency < 1:
+            print("soak.py: error: need at least two games per leg, Threads and concurrency >= 1", file=sys.stderr)
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        # Whole game pairs per leg, so every opening is played with both colours.
+        per_leg = max(2, args.games // len(legs) // 2 * 2)
+        started = time.monotonic()
+        results = [run_leg(args, leg, per_leg, out) for leg in legs]
     print()
     for data in results:
         for line in leg_lines(data):

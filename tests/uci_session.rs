@@ -203,16 +203,63 @@ fn searchmoves_restricts_the_root() {
 #[test]
 fn no_legal_move_gives_bestmove_0000() {
     let mut s = Session::start();
-    // Black is checkmated.
+    // Black is checkmated: the line before the answer scores it as mated now.
     s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
     s.send("go depth 3");
-    let (_, best) = s.bestmove();
+    let (lines, best) = s.bestmove();
     assert_eq!(best, "bestmove 0000");
-    // Stalemate.
+    assert_eq!(last_score(&lines), ("mate".to_string(), 0), "{lines:?}");
+    // Stalemate: a draw, on a clock too.
     s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    s.send("go movetime 50");
-    let (_, best) = s.bestmove();
+    s.send("go wtime 1000 btime 1000");
+    let (lines, best) = s.bestmove();
     assert_eq!(best, "bestmove 0000");
+    assert_eq!(last_score(&lines), ("cp".to_string(), 0), "{lines:?}");
+}
+
+#[test]
+fn go_perft_from_a_pipe_that_closes_still_prints_its_count() {
+    let mut s = Session::start();
+    s.send("go perft 4");
+    s.close_stdin();
+    let lines = s.read_to_end();
+    assert!(
+        lines.iter().any(|l| l.contains("197281")),
+        "no perft 4 count (197281) in {lines:?}"
+    );
+}
+
+#[test]
+fn a_go_whose_only_limit_is_bad_says_so_and_answers_by_itself() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go depth abc");
+    let (lines, best) = s.bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: go: bad value 'abc' for 'depth'")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("searching for 1000 ms instead")),
+        "{lines:?}"
+    );
+    legal_bestmove(&Chess::default(), &best);
+}
+
+#[test]
+fn an_unknown_option_of_half_a_megabyte_is_named_in_a_short_line() {
+    let mut s = Session::start();
+    let name = "Q".repeat(500_000);
+    s.send(&format!("setoption name {name} value 1"));
+    let lines = s.expect_prefix("info string error");
+    let error = lines.last().cloned().unwrap_or_default();
+    assert!(error.len() < 200, "{} bytes", error.len());
+    assert!(error.contains("unknown option 'QQQ"), "{error}");
+    s.is_ready();
 }
 
 #[test]
@@ -415,13 +462,14 @@ fn reported_time(lines: &[String]) -> u64 {
 
 #[test]
 fn a_clocked_go_uses_between_the_scaled_soft_limit_and_the_hard_limit() {
-    // With Move Overhead 30: 10 s is a soft limit of 398 ms (scaled by the search to 80%
-    // at least) and a hard one of 1592 ms; 3 s + 0.1 with 10 moves to go, 372 and 1488 ms;
+    // With Move Overhead 30 kept back for 50 moves: 10 s is a soft limit of 340 ms (scaled
+    // by the search to 80% at least) and a hard one of 1360 ms; 3 s + 0.1 with 10 moves to
+    // go (the increment pays the overhead), 372 and 1488 ms;
     // movetime 300 is 270 ms exactly. Above the
     // limits a little slack for a loaded machine; below them none is needed.
     let mut s = Session::start();
     for (go, least, most) in [
-        ("go wtime 10000 btime 10000", 318, 1592),
+        ("go wtime 10000 btime 10000", 272, 1360),
         (
             "go wtime 3000 btime 3000 winc 100 binc 100 movestogo 10",
             297,

@@ -56,6 +56,26 @@ class Soak(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertEqual(data["legs"][1]["failures"]["peer"]["illegal"], 2)
 
+    def test_settings_are_legs_of_their_own_against_the_peer(self):
+        out = self.dir / "settings"
+        proc = subprocess.run(
+            [sys.executable, str(SOAK), "--engine", f"{sys.executable} {FAKE} first",
+             "--peer", f"{sys.executable} {FAKE} first", "--peer-name", "peer", "--games", "2",
+             "--settings", "sd1,ponder", "--book", str(self.book), "--out", str(out)],
+            capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        data = json.loads((out / "soak.json").read_text())
+        self.assertEqual([leg["leg"] for leg in data["legs"]], ["sd1", "ponder"])
+        self.assertEqual([leg["tc"] for leg in data["legs"]], ["1+0", "2+0.02"])
+        self.assertEqual([leg["games"] for leg in data["legs"]], [2, 2])
+        self.assertEqual(data["legs"][1]["ponder"], {"Ferrum-ponder": True, "peer": False})
+
+    def test_an_unknown_setting_is_refused(self):
+        proc = subprocess.run([sys.executable, str(SOAK), "--settings", "sd1,warp9", "--out", str(self.dir / "x")],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("warp9", proc.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

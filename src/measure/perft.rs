@@ -79,7 +79,7 @@ fn count(pos: &Chess, depth: u32, table: Option<&PerftTable>, stop: Option<&Stop
     if depth == 0 {
         return 1;
     }
-    if depth >= STOP_CHECK_DEPTH && stop.is_some_and(StopToken::stop_requested) {
+    if depth >= STOP_CHECK_DEPTH && stop.is_some_and(StopToken::stop_command_received) {
         return 0;
     }
     let moves = pos.legal_moves();
@@ -178,7 +178,7 @@ pub fn run_divide(
         table.as_ref(),
         stop,
     );
-    if stop.is_some_and(StopToken::stop_requested) {
+    if stop.is_some_and(StopToken::stop_command_received) {
         out.info_string(&format!("perft {depth} stopped; no count"));
         return (0, start.elapsed().as_millis() as u64);
     }

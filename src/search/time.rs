@@ -35,7 +35,11 @@ pub struct Limits {
 #[derive(Default)]
 pub struct Signals {
     stops: AtomicU64,
+    /// Bumped when the input ends: a search stops (as on `quit`), a `perft` finishes.
+    closes: AtomicU64,
     ponderhits: AtomicU64,
+    /// When the last `ponderhit` was read: the clock of the search it wakes counts from there.
+    ponderhit_at: Mutex<Option<Instant>>,
     lock: Mutex<()>,
     changed: Condvar,
 }
@@ -45,7 +49,16 @@ impl Signals {
         self.bump(&self.stops);
     }
 
+    /// The end of input: stops searches, but lets a `perft` print its count.
+    pub fn input_closed(&self) {
+        self.bump(&self.closes);
+    }
+
     pub fn ponderhit(&self) {
+        *self
+            .ponderhit_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now());
         self.bump(&self.ponderhits);
     }
 
@@ -57,22 +70,43 @@ impl Signals {
     }
 }
 
+/// Made when a command's line is read: the counters as they were then, and the moment, from
+/// which a `go`'s clock counts (the GUI's clock was running while the command waited).
 #[derive(Clone)]
 pub struct StopToken {
     signals: Arc<Signals>,
     stops_at_go: u64,
+    closes_at_go: u64,
     ponderhits_at_go: u64,
+    read_at: Instant,
 }
 
 impl StopToken {
     pub fn new(signals: Arc<Signals>) -> StopToken {
         let stops_at_go = signals.stops.load(Ordering::SeqCst);
+        let closes_at_go = signals.closes.load(Ordering::SeqCst);
         let ponderhits_at_go = signals.ponderhits.load(Ordering::SeqCst);
         StopToken {
             signals,
             stops_at_go,
+            closes_at_go,
             ponderhits_at_go,
+            read_at: Instant::now(),
         }
+    }
+
+    /// When the command this token came with was read.
+    pub fn read_at(&self) -> Instant {
+        self.read_at
+    }
+
+    /// When the last `ponderhit` was read, if any was.
+    fn ponderhit_at(&self) -> Option<Instant> {
+        *self
+            .signals
+            .ponderhit_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// A token nothing can stop, for bench, EPD runs and tests.
@@ -80,7 +114,14 @@ impl StopToken {
         StopToken::new(Arc::new(Signals::default()))
     }
 
+    /// Has a `stop` or `quit` come, or the input ended, since the command was read?
     pub fn stop_requested(&self) -> bool {
+        self.stop_command_received()
+            || self.signals.closes.load(Ordering::Relaxed) != self.closes_at_go
+    }
+
+    /// Has a `stop` or `quit` come since the command was read (the end of input aside)?
+    pub fn stop_command_received(&self) -> bool {
         self.signals.stops.load(Ordering::Relaxed) != self.stops_at_go
     }
 
@@ -105,20 +146,28 @@ impl StopToken {
 pub const MAX_TIME_MS: i64 = 1 << 40;
 
 /// Soft limit (do not start another iteration after it) and hard limit (stop at once), in ms,
-/// from our clock, increment and moves to go, less the GUI's overhead.
+/// from our clock, increment and moves to go. `overhead` is the lag our clock cannot see (the
+/// GUI, the pipe, a busy machine): every move costs it, so it is kept back for each move the
+/// clock must still pay for before it is refilled (the moves to go, or `max_moves_to_go` in
+/// sudden death), less what each of those moves' increments pays. The rest is shared among
+/// the moves to go; a clock below the reserve moves at once, and no move may take more than
+/// a share of what is left after the reserve.
 pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) -> (u64, u64) {
     let time_left = time_left.clamp(-MAX_TIME_MS, MAX_TIME_MS);
-    let avail = (time_left - overhead.clamp(0, MAX_TIME_MS)).max(0);
+    let overhead = overhead.clamp(0, MAX_TIME_MS);
     let inc = inc.clamp(0, MAX_TIME_MS);
-    let mtg = movestogo.map_or(i64::from(params::default_moves_to_go()), |m| {
-        i64::from(m).clamp(1, i64::from(params::max_moves_to_go()))
-    });
+    let max_mtg = i64::from(params::max_moves_to_go());
+    let given = movestogo.map(|m| i64::from(m).clamp(1, max_mtg));
+    let mtg = given.unwrap_or(i64::from(params::default_moves_to_go()));
+    let horizon = given.unwrap_or(max_mtg);
+    let reserve = overhead + (overhead - inc).max(0) * (horizon - 1);
+    let usable = (time_left - reserve).max(0);
     let hard_cap = if mtg == 1 {
-        avail * i64::from(params::last_move_share_of_clock()) / 100
+        usable * i64::from(params::last_move_share_of_clock()) / 100
     } else {
-        avail * i64::from(params::hard_share_of_clock()) / 100
+        usable * i64::from(params::hard_share_of_clock()) / 100
     };
-    let soft = (avail / mtg + inc * 3 / 4).min(hard_cap);
+    let soft = (usable / mtg + inc * 3 / 4).min(hard_cap);
     let hard = (soft * i64::from(params::hard_per_soft())).min(hard_cap);
     (soft as u64, hard as u64)
 }
@@ -189,10 +238,10 @@ impl Clock {
         } else {
             (None, None)
         };
-        let now = Instant::now();
+        let read_at = token.read_at();
         Clock {
-            go_start: now,
-            limit_start: Cell::new(now),
+            go_start: read_at,
+            limit_start: Cell::new(read_at),
             pondering: Cell::new(limits.ponder),
             infinite: limits.infinite,
             soft: soft.map(Duration::from_millis),
@@ -233,7 +282,9 @@ impl Clock {
                 return true;
             }
             self.pondering.set(false);
-            self.limit_start.set(now);
+            // From the moment the `ponderhit` was read, not when the search saw it.
+            let hit = self.token.ponderhit_at().map_or(now, |t| t.min(now));
+            self.limit_start.set(hit.max(self.go_start));
         }
         false
     }
@@ -384,6 +435,17 @@ mod tests {
     }
 
     #[test]
+    fn the_end_of_input_stops_a_search_but_is_no_stop_command() {
+        let signals = Arc::new(Signals::default());
+        let token = StopToken::new(signals.clone());
+        signals.input_closed();
+        assert!(token.stop_requested());
+        assert!(!token.stop_command_received());
+        signals.stop();
+        assert!(token.stop_command_received());
+    }
+
+    #[test]
     fn a_stop_before_go_does_not_stop_the_search() {
         let signals = Arc::new(Signals::default());
         signals.stop();
@@ -412,13 +474,139 @@ mod tests {
         assert!(clock.iteration_allowed_at(at(&clock, 10_000)));
         assert!(clock.must_wait_for_bestmove());
         signals.ponderhit();
-        // The search sees the ponderhit at 20 s; the 100 ms count from there.
-        assert!(!clock.must_stop_at(0, at(&clock, 20_000)));
-        assert!(clock.iteration_allowed_at(at(&clock, 20_099)));
-        assert!(!clock.must_stop_at(0, at(&clock, 20_099)));
-        assert!(clock.must_stop_at(0, at(&clock, 20_100)));
-        assert!(!clock.iteration_allowed_at(at(&clock, 20_100)));
+        let hit = clock.token.ponderhit_at().unwrap();
+        // The search sees the ponderhit later; the 100 ms count from when it was read.
+        let after_hit = |ms| hit + Duration::from_millis(ms);
+        assert!(!clock.must_stop_at(0, after_hit(50)));
+        assert!(clock.iteration_allowed_at(after_hit(99)));
+        assert!(!clock.must_stop_at(0, after_hit(99)));
+        assert!(clock.must_stop_at(0, after_hit(100)));
+        assert!(!clock.iteration_allowed_at(after_hit(100)));
         assert!(!clock.must_wait_for_bestmove());
+    }
+
+    #[test]
+    fn the_clock_counts_from_when_go_was_read() {
+        let token = StopToken::detached();
+        let read = token.read_at();
+        std::thread::sleep(Duration::from_millis(5));
+        let limits = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, true, 0, token);
+        assert_eq!(clock.go_start, read);
+        assert!(clock.elapsed() >= Duration::from_millis(5));
+    }
+
+    #[test]
+    fn sudden_death_keeps_the_overhead_back_for_every_expected_move() {
+        // 50 moves of 100 ms: below 5 s the move is made at once.
+        assert_eq!(allot(5000, 0, None, 100), (0, 0));
+        assert_eq!(allot(4000, 0, None, 100), (0, 0));
+        // 2.5 s above the reserve: a 25th of it, and at most four times that.
+        assert_eq!(allot(7500, 0, None, 100), (100, 400));
+        // Without overhead nothing is kept back.
+        assert_eq!(allot(7500, 0, None, 0), (300, 1200));
+    }
+
+    #[test]
+    fn an_increment_that_pays_the_overhead_leaves_only_this_moves_in_reserve() {
+        // 100 ms a move is paid by the increment: 100 ms kept back, 900 ms shared.
+        assert_eq!(allot(1000, 100, None, 100), (111, 444));
+        // 40 ms a move is not: 100 + 60 x 49 ms kept back, 1 s shared, plus 30 of the 40.
+        assert_eq!(allot(4040, 40, None, 100), (70, 280));
+    }
+
+    #[test]
+    fn movestogo_keeps_back_only_the_moves_before_the_clock_is_refilled() {
+        // 5 moves of 100 ms kept back; 1.5 s shared by 5, at most 60% of it.
+        assert_eq!(allot(2000, 0, Some(5), 100), (300, 900));
+        // The last move before the control: 90% of what is left after its own lag.
+        assert_eq!(allot(1100, 0, Some(1), 100), (900, 900));
+    }
+
+    #[test]
+    fn no_move_may_take_more_than_the_clock_less_its_overhead() {
+        for t in [
+            0, 1, 10, 99, 100, 101, 150, 500, 1000, 5000, 30_000, 600_000,
+        ] {
+            for inc in [0, 10, 100, 2000] {
+                for mtg in [None, Some(1), Some(2), Some(10), Some(40)] {
+                    for overhead in [0, 10, 30, 100, 1000] {
+                        let (soft, hard) = allot(t, inc, mtg, overhead);
+                        assert!(soft <= hard, "{t} {inc} {mtg:?} {overhead}");
+                        assert!(
+                            hard as i64 <= (t - overhead).max(0),
+                            "{t} {inc} {mtg:?} {overhead}: hard {hard}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays `moves` moves on a clock, each taking its whole hard limit (the worst case)
+    /// plus `lag` the engine cannot see; the clock is refilled by `control` every `period`
+    /// moves when there is a period. Returns the lowest the clock fell, or None on a loss.
+    fn worst_case_clock(
+        start: i64,
+        inc: i64,
+        period: Option<u32>,
+        control: i64,
+        overhead: i64,
+        lag: i64,
+        moves: u32,
+    ) -> Option<i64> {
+        let mut clock = start;
+        let mut lowest = start;
+        for n in 0..moves {
+            let mtg = period.map(|p| p - n % p);
+            let (_, hard) = allot(clock, inc, mtg, overhead);
+            clock -= hard as i64 + lag;
+            if clock < 0 {
+                return None;
+            }
+            lowest = lowest.min(clock);
+            clock += inc;
+            if mtg == Some(1) {
+                clock += control;
+            }
+        }
+        Some(lowest)
+    }
+
+    #[test]
+    fn a_lag_within_the_overhead_never_flags_the_clock() {
+        for (start, inc, period, control) in [
+            (1_000, 0, None, 0),
+            (10_000, 0, None, 0),
+            (30_000, 0, None, 0),
+            (180_000, 0, None, 0),
+            (10_000, 100, None, 0),
+            (3_000, 20, None, 0),
+            (10_000, 0, Some(40), 10_000),
+            (2_000, 0, Some(20), 2_000),
+            (60_000, 0, Some(1), 1_000),
+        ] {
+            for (overhead, lag) in [(30, 30), (100, 80), (100, 100), (300, 250)] {
+                // What the lag alone costs must fit in the clock: in a period of moves, or
+                // for 49 moves of sudden death beyond what increments pay (a clock below its
+                // reserve moves at once, so it lasts as long as the lag lets it).
+                let moves = match period {
+                    Some(p) if i64::from(p) * lag >= start.min(control) => continue,
+                    Some(_) => 400,
+                    None if inc >= lag => 400,
+                    None => ((start - inc) / (lag - inc)).min(49) as u32,
+                };
+                let fell_to = worst_case_clock(start, inc, period, control, overhead, lag, moves);
+                assert!(
+                    fell_to.is_some(),
+                    "{start}+{inc} {period:?} overhead {overhead} lag {lag}: lost on time \
+                     within {moves} moves"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 use crate::eval::net_file;
 use crate::play::strength;
 use crate::search::params;
+use crate::uci::parse::shorten;
 
 pub const HASH_DEFAULT_MB: usize = 16;
 pub const HASH_MAX_MB: usize = 65_536;
@@ -138,10 +139,12 @@ pub fn option_lines() -> Vec<String> {
 
 fn spin_value(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
     let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-    let n: i64 = v
-        .trim()
-        .parse()
-        .map_err(|_| format!("option '{name}': bad value '{v}' (expected {min} to {max})"))?;
+    let n: i64 = v.trim().parse().map_err(|_| {
+        format!(
+            "option '{name}': bad value '{}' (expected {min} to {max})",
+            shorten(v)
+        )
+    })?;
     if !(min..=max).contains(&n) {
         return Err(format!(
             "option '{name}': value {n} out of range {min} to {max}"
@@ -155,7 +158,8 @@ fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
         Some(v) => Err(format!(
-            "option '{name}': bad value '{v}' (expected true or false)"
+            "option '{name}': bad value '{}' (expected true or false)",
+            shorten(v)
         )),
         None => Err(format!("option '{name}' needs a value")),
     }
@@ -222,14 +226,14 @@ fn tuned_parameter(name: &str, value: Option<&str>) -> Result<Change, String> {
     let p = params::TABLE
         .iter()
         .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| format!("unknown option '{name}'"))?;
+        .ok_or_else(|| format!("unknown option '{}'", shorten(name)))?;
     let v = spin_value(p.name, value, i64::from(p.min), i64::from(p.max))?;
     params::set(p.name, v as i32).map(|()| Change::Tuned)
 }
 
 #[cfg(not(feature = "tune"))]
 fn tuned_parameter(name: &str, _value: Option<&str>) -> Result<Change, String> {
-    Err(format!("unknown option '{name}'"))
+    Err(format!("unknown option '{}'", shorten(name)))
 }
 
 #[cfg(test)]
@@ -315,6 +319,14 @@ mod tests {
                 .unwrap_err()
                 .contains("unknown option 'Threads2'")
         );
+        // A huge name or value is quoted only in part.
+        let huge = "x".repeat(500_000);
+        let e = parse(&huge, Some("1")).unwrap_err();
+        assert!(e.len() < 200 && e.contains("xxx..."), "{} bytes", e.len());
+        let e = parse("Hash", Some(&huge)).unwrap_err();
+        assert!(e.len() < 200, "{} bytes", e.len());
+        let e = parse("Ponder", Some(&huge)).unwrap_err();
+        assert!(e.len() < 200, "{} bytes", e.len());
     }
 
     /// A tuning build takes the search parameters as options, by name and within range.

@@ -142,7 +142,8 @@ pub fn parse_line(line: &str) -> Parsed {
 }
 
 /// Keeps warnings readable when a GUI sends a 10,000-character token.
-fn shorten(s: &str) -> String {
+/// A token as it is quoted in an error: at most 80 characters, then `...`.
+pub(crate) fn shorten(s: &str) -> String {
     const MAX: usize = 80;
     if s.chars().count() <= MAX {
         s.to_string()
@@ -258,6 +259,7 @@ fn time(token: Option<&&str>, key: &str) -> Result<i64, String> {
 }
 
 fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
+    let warnings_before = warnings.len();
     let mut limits = Limits::default();
     let mut i = 0;
     while i < args.len() {
@@ -312,7 +314,34 @@ fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
         }
         i += consumed;
     }
+    // A bad limit with nothing else to bound the search would leave the GUI waiting for a
+    // `bestmove` that comes only after `stop`: search for a while instead, and say so.
+    let bad = warnings.len() > warnings_before;
+    if bad && !bounded(&limits) {
+        limits.movetime = Some(FALLBACK_MOVETIME_MS);
+        warnings.push(format!(
+            "go: no valid limit left; searching for {FALLBACK_MOVETIME_MS} ms instead"
+        ));
+    }
     Some(Command::Go(limits))
+}
+
+/// The search time given to a `go` whose only limits were bad.
+pub const FALLBACK_MOVETIME_MS: i64 = 1000;
+
+/// Does anything in `limits` end the search (a clock, a fixed time, depth, nodes, mate), or
+/// ask for one that ends only at `stop` (`infinite`, `ponder`)?
+fn bounded(limits: &Limits) -> bool {
+    limits.wtime.is_some()
+        || limits.btime.is_some()
+        || limits.winc.is_some()
+        || limits.binc.is_some()
+        || limits.movetime.is_some()
+        || limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.mate.is_some()
+        || limits.infinite
+        || limits.ponder
 }
 
 fn parse_perft(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
@@ -460,6 +489,35 @@ mod tests {
         let (l, w) = go("go depth wtime 100");
         assert_eq!(l.wtime, Some(100));
         assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn a_go_whose_only_limits_are_bad_searches_for_a_bounded_time_and_says_so() {
+        for line in [
+            "go depth abc",
+            "go nodes -",
+            "go movetime x depth",
+            "go frobnicate 3",
+        ] {
+            let (l, w) = go(line);
+            assert_eq!(l.movetime, Some(FALLBACK_MOVETIME_MS), "{line}");
+            assert_eq!((l.depth, l.nodes), (None, None), "{line}");
+            let said = w.last().map(String::as_str).unwrap_or_default();
+            assert!(
+                said.contains("searching for 1000 ms instead"),
+                "{line}: {w:?}"
+            );
+        }
+        // A good limit beside the bad one, `infinite`, or no limit at all: no fallback.
+        for line in [
+            "go depth abc nodes 500",
+            "go depth abc infinite",
+            "go",
+            "go ponder x",
+        ] {
+            let (l, _) = go(line);
+            assert_eq!(l.movetime, None, "{line}");
+        }
     }
 
     #[test]

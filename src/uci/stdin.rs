@@ -30,7 +30,16 @@ pub fn run() {
     loop {
         buf.clear();
         let command = match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => Command::Quit,
+            // The end of input is `quit`, except that a `perft` still prints its count.
+            Ok(0) | Err(_) => {
+                signals.input_closed();
+                let token = StopToken::new(Arc::clone(&signals));
+                let _ = tx.send(Message {
+                    command: Command::Quit,
+                    token,
+                });
+                break;
+            }
             Ok(_) => match read_command(&buf, &out) {
                 Some(c) => c,
                 None => continue,

@@ -336,7 +336,7 @@ fn some_moves(rng: &mut Rng, model: &Model) -> Vec<String> {
 
 fn go(rng: &mut Rng, model: &Model) -> (String, bool) {
     if rng.chance(50) {
-        let line = match rng.below(6) {
+        let line = match rng.below(8) {
             0 => format!("go depth {}", rng.range(1, 3)),
             1 => format!("go nodes {}", rng.range(1, 4000)),
             2 => format!("go movetime {}", rng.range(1, 30)),
@@ -351,6 +351,23 @@ fn go(rng: &mut Rng, model: &Model) -> (String, bool) {
                 format!("go wtime {w} btime {b} winc {inc} binc {inc}{mtg}")
             }
             4 => format!("go mate {}", rng.range(1, 2)),
+            // Clocks at or near zero, or already below it (Cutechess sends `btime -170`).
+            5 => {
+                let w = rng.range(0, 60) as i64 - 30;
+                let b = rng.range(0, 60) as i64 - 30;
+                let inc = rng.range(0, 3);
+                format!("go wtime {w} btime {b} winc {inc} binc {inc}")
+            }
+            // Pondering on a short clock: held until a `ponderhit` or `stop` comes.
+            6 => {
+                let (w, b) = (rng.range(1, 300), rng.range(1, 300));
+                let mtg = if rng.chance(30) {
+                    format!(" movestogo {}", rng.range(1, 5))
+                } else {
+                    String::new()
+                };
+                return (format!("go ponder wtime {w} btime {b}{mtg}"), false);
+            }
             _ => {
                 let moves = some_moves(rng, model);
                 format!("go depth 2 searchmoves {}", moves.join(" "))
