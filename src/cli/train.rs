@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::progress;
 use crate::eval::nnue::{Activation, KingLayout, MAX_BUCKETS};
-use crate::learn::train::{self, Adam, Outputs, Params, Sample, Settings};
+use crate::learn::train::{self, Adam, Outputs, Params, Positions, Settings};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -105,29 +105,23 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
 pub fn run(args: TrainArgs) -> Result<(), String> {
     let settings = settings(&args)?;
     let (data, dir) = (&args.data, &args.out);
-    let mut samples = Vec::new();
+    let mut records = Vec::new();
     for path in data.split(',') {
-        let records = crate::learn::packed::read_file(path, "train")?;
-        let before = samples.len();
-        samples.extend(
-            records
-                .iter()
-                .filter_map(|r| Sample::from_record(r, settings.wdl)),
-        );
-        let bad = records.len() - (samples.len() - before);
-        if bad > 0 {
-            eprintln!("train: warning: {path}: {bad} unreadable records skipped");
-        }
+        records.extend(crate::learn::packed::read_file(path, "train")?);
     }
-    let split = samples.len() - (samples.len() as f64 * settings.hold_out) as usize;
-    let valid = samples.split_off(split);
+    let split = Positions::split(records, settings.wdl, settings.hold_out, settings.mirror)?;
+    if split.unreadable > 0 {
+        eprintln!(
+            "train: warning: {} unreadable records skipped",
+            split.unreadable
+        );
+    }
+    let (mut samples, valid) = (split.train, split.valid);
     if samples.is_empty() {
         return Err(format!("train: no training positions in '{data}'"));
     }
     if settings.mirror {
-        let mirrored: Vec<Sample> = samples.iter().filter_map(Sample::mirrored).collect();
-        eprintln!("train: {} mirrored positions added", mirrored.len());
-        samples.extend(mirrored);
+        eprintln!("train: {} mirrored positions added", split.mirrored);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
     let outputs = Outputs {

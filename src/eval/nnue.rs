@@ -61,6 +61,7 @@ impl Activation {
     }
 
     /// The activation of a float pre-activation.
+    #[inline(always)]
     pub fn apply(self, x: f32) -> f32 {
         let c = x.clamp(0.0, 1.0);
         match self {
@@ -70,6 +71,7 @@ impl Activation {
     }
 
     /// Its derivative (0 where clamped).
+    #[inline(always)]
     pub fn slope(self, x: f32) -> f32 {
         if x <= 0.0 || x >= 1.0 {
             0.0

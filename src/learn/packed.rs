@@ -115,20 +115,22 @@ impl Record {
 
     /// The pieces and their squares, in ascending square order; `None` for a bad nibble.
     pub fn pieces(&self) -> Option<Vec<(Square, Piece)>> {
+        self.piece_iter()?.collect()
+    }
+
+    /// Each occupied square with its piece (None for a nibble that is no piece), without
+    /// allocating; None when more than 32 squares are occupied.
+    pub fn piece_iter(&self) -> Option<impl Iterator<Item = Option<(Square, Piece)>> + '_> {
         let occupied = self.occupancy();
         if occupied.count() > 32 {
             return None;
         }
-        occupied
-            .into_iter()
-            .enumerate()
-            .map(|(i, sq)| {
-                let code = (self.0[8 + i / 2] >> (4 * (i % 2))) & 0xf;
-                let role = Role::try_from(code & 7).ok()?;
-                let color = Color::from_white(code & 8 == 0);
-                Some((sq, Piece { color, role }))
-            })
-            .collect()
+        Some(occupied.into_iter().enumerate().map(|(i, sq)| {
+            let code = (self.0[8 + i / 2] >> (4 * (i % 2))) & 0xf;
+            let role = Role::try_from(code & 7).ok()?;
+            let color = Color::from_white(code & 8 == 0);
+            Some((sq, Piece { color, role }))
+        }))
     }
 
     /// The score from the side to move, `None` for a record converted from text.

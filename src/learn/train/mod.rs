@@ -16,7 +16,7 @@ pub use checkpoint::{read_checkpoint, write_checkpoint};
 pub use curve::{Curve, curve_svg};
 pub use network::Params;
 pub use run::{Outputs, Settings, train};
-pub use sample::Sample;
+pub use sample::{Positions, Sample, Split};
 
 // The logistic function: an output, or a score over 400, as a win probability.
 fn sigmoid(x: f32) -> f32 {

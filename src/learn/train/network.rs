@@ -1,6 +1,7 @@
 //! The float network being trained: its weights in one vector, the forward pass, the
 //! gradient of the loss (split over threads) and the quantisation into the engine's `Network`.
 
+use super::sample::Features;
 use super::{Sample, sigmoid};
 use crate::basics::rng::Lcg;
 use crate::eval::nnue::{
@@ -89,70 +90,111 @@ impl Params {
         self.w2() + b * 2 * self.hidden
     }
 
-    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
+    /// The hidden sums of `features` into `acc`.
+    #[inline(always)]
+    fn accumulate_into(&self, features: &[usize], acc: &mut [f32]) {
         let h = self.hidden;
-        let mut acc = self.v[self.b1()..self.b1() + h].to_vec();
+        acc.copy_from_slice(&self.v[self.b1()..self.b1() + h]);
         for &f in features {
-            for (a, w) in acc.iter_mut().zip(&self.v[f * h..(f + 1) * h]) {
-                *a += w;
-            }
+            add_row(acc, &self.v[f * h..(f + 1) * h]);
             if let Some(at) = self.shared(f) {
-                for (a, w) in acc.iter_mut().zip(&self.v[at..at + h]) {
-                    *a += w;
-                }
+                add_row(acc, &self.v[at..at + h]);
             }
         }
+    }
+
+    #[cfg(test)]
+    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
+        let mut acc = vec![0.0; self.hidden];
+        self.accumulate_into(features, &mut acc);
         acc
     }
 
     /// The output y over the two perspectives' hidden sums, by bucket `b`'s weights.
+    /// The sum runs in eight lanes, added up at the end in a fixed order, so that it is
+    /// vectorised and still the same on every processor.
+    #[inline(always)]
     fn output(&self, ours: &[f32], theirs: &[f32], b: usize) -> f32 {
-        let w2 = &self.v[self.w2_of(b)..self.w2_of(b) + 2 * self.hidden];
-        let act = self.activation;
-        let mut y = self.v[self.b2() + b];
-        for (i, x) in ours.iter().chain(theirs).enumerate() {
-            y += w2[i] * act.apply(*x);
+        let h = self.hidden;
+        let w2 = &self.v[self.w2_of(b)..self.w2_of(b) + 2 * h];
+        let mut lanes = [0.0f32; 8];
+        match self.activation {
+            Activation::CReLU => {
+                let f = |x: f32| x.clamp(0.0, 1.0);
+                dot_in_lanes(&mut lanes, ours, &w2[..h], f);
+                dot_in_lanes(&mut lanes, theirs, &w2[h..], f);
+            }
+            Activation::SCReLU => {
+                let f = |x: f32| {
+                    let c = x.clamp(0.0, 1.0);
+                    c * c
+                };
+                dot_in_lanes(&mut lanes, ours, &w2[..h], f);
+                dot_in_lanes(&mut lanes, theirs, &w2[h..], f);
+            }
         }
-        y
+        let sum = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+            + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+        self.v[self.b2() + b] + sum
     }
 
     /// The raw output y for a sample.
     pub fn forward(&self, s: &Sample) -> f32 {
-        let (ours, theirs) = s.perspectives(self.kings);
-        let b = bucket(s.pieces(), self.buckets);
-        self.output(&self.accumulate(&ours), &self.accumulate(&theirs), b)
+        self.forward_with(s, &mut Scratch::new(self.hidden))
+    }
+
+    #[inline(always)]
+    fn forward_with(&self, s: &Sample, t: &mut Scratch) -> f32 {
+        s.features_into(self.kings, &mut t.features);
+        self.accumulate_into(t.features.ours(), &mut t.a);
+        self.accumulate_into(t.features.theirs(), &mut t.b);
+        self.output(&t.a, &t.b, bucket(s.pieces(), self.buckets))
     }
 
     /// Adds the gradient of `scale` x this sample's loss to `grad`; returns the loss.
-    fn backward(&self, s: &Sample, scale: f32, grad: &mut [f32]) -> f32 {
+    #[inline(always)]
+    fn backward(&self, s: &Sample, scale: f32, grad: &mut [f32], t: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let (ours, theirs) = s.perspectives(self.kings);
-        let (a, b) = (self.accumulate(&ours), self.accumulate(&theirs));
         let k = bucket(s.pieces(), self.buckets);
+        let p = sigmoid(self.forward_with(s, t));
         let (w2_at, b2_at, b1_at) = (self.w2_of(k), self.b2() + k, self.b1());
         let act = self.activation;
-        let p = sigmoid(self.output(&a, &b, k));
         let err = p - s.target;
         let g = scale * 2.0 * err * p * (1.0 - p);
         grad[b2_at] += g;
-        let mut d = vec![0.0; h];
-        for (half, (acc, features)) in [(&a, &ours), (&b, &theirs)].into_iter().enumerate() {
-            for j in 0..h {
-                let k = half * h + j;
-                grad[w2_at + k] += g * act.apply(acc[j]);
-                d[j] = g * self.v[w2_at + k] * act.slope(acc[j]);
-            }
-            for (gb, dj) in grad[b1_at..b1_at + h].iter_mut().zip(&d) {
-                *gb += dj;
-            }
-            for &f in features.iter() {
-                for (gw, dj) in grad[f * h..(f + 1) * h].iter_mut().zip(&d) {
-                    *gw += dj;
-                }
-                if let Some(at) = self.shared(f) {
-                    for (gw, dj) in grad[at..at + h].iter_mut().zip(&d) {
-                        *gw += dj;
+        let Scratch { features, a, b, d } = t;
+        for (half, acc) in [&*a, &*b].into_iter().enumerate() {
+            let w2 = &self.v[w2_at + half * h..w2_at + (half + 1) * h];
+            let gw2 = &mut grad[w2_at + half * h..w2_at + (half + 1) * h];
+            // The activation and its slope (0 where clamped), without a branch per neuron.
+            let each = gw2.iter_mut().zip(d.iter_mut()).zip(acc.iter().zip(w2));
+            match act {
+                Activation::CReLU => {
+                    for ((gw, dj), (&x, &w)) in each {
+                        *gw += g * x.clamp(0.0, 1.0);
+                        let slope = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+                        *dj = g * w * slope;
                     }
+                }
+                Activation::SCReLU => {
+                    for ((gw, dj), (&x, &w)) in each {
+                        let c = x.clamp(0.0, 1.0);
+                        *gw += g * (c * c);
+                        let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
+                        *dj = g * w * slope;
+                    }
+                }
+            }
+            add_row(&mut grad[b1_at..b1_at + h], d);
+            let list = if half == 0 {
+                features.ours()
+            } else {
+                features.theirs()
+            };
+            for &f in list {
+                add_row(&mut grad[f * h..(f + 1) * h], d);
+                if let Some(at) = self.shared(f) {
+                    add_row(&mut grad[at..at + h], d);
                 }
             }
         }
@@ -161,10 +203,11 @@ impl Params {
 
     /// Mean loss over samples.
     pub fn loss(&self, samples: &[Sample]) -> f64 {
+        let mut t = Scratch::new(self.hidden);
         let sum: f64 = samples
             .iter()
             .map(|s| {
-                let e = sigmoid(self.forward(s)) - s.target;
+                let e = sigmoid(self.forward_with(s, &mut t)) - s.target;
                 f64::from(e * e)
             })
             .sum();
@@ -173,20 +216,26 @@ impl Params {
 
     /// The mean loss and its gradient over a batch, computed on `threads` threads.
     pub fn gradient(&self, batch: &[Sample], threads: usize) -> (f64, Vec<f32>) {
-        let scale = 1.0 / batch.len().max(1) as f32;
-        let chunk = batch.len().div_ceil(threads.max(1)).max(1);
+        self.gradient_of(batch.len(), |i| batch.get(i).copied(), threads)
+    }
+
+    /// As `gradient`, over the `n` samples that `sample(0..n)` gives (each decoded by the
+    /// thread that uses it); a `None` counts as a sample with no loss.
+    pub fn gradient_of(
+        &self,
+        n: usize,
+        sample: impl Fn(usize) -> Option<Sample> + Sync,
+        threads: usize,
+    ) -> (f64, Vec<f32>) {
+        let scale = 1.0 / n.max(1) as f32;
+        let chunk = n.div_ceil(threads.max(1)).max(1);
+        let sample = &sample;
         let parts: Vec<(f64, Vec<f32>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = batch
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        let mut grad = vec![0.0; self.v.len()];
-                        let loss: f64 = part
-                            .iter()
-                            .map(|s| f64::from(self.backward(s, scale, &mut grad)))
-                            .sum();
-                        (loss, grad)
-                    })
+            let handles: Vec<_> = (0..n)
+                .step_by(chunk)
+                .map(|from| {
+                    let range = from..(from + chunk).min(n);
+                    scope.spawn(move || self.part_gradient(range, sample, scale))
                 })
                 .collect();
             handles
@@ -198,11 +247,55 @@ impl Params {
         let mut loss = 0.0;
         for (l, g) in parts {
             loss += l;
-            for (t, x) in total.iter_mut().zip(&g) {
-                *t += x;
+            add_row(&mut total, &g);
+        }
+        (loss / n.max(1) as f64, total)
+    }
+
+    /// One thread's share of a batch: in AVX2 (and FMA) where the processor has them, else
+    /// in the portable build's instructions; the same sums in the same order either way.
+    fn part_gradient(
+        &self,
+        range: std::ops::Range<usize>,
+        sample: &(impl Fn(usize) -> Option<Sample> + Sync),
+        scale: f32,
+    ) -> (f64, Vec<f32>) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the processor was just found to have both features.
+            return unsafe { self.part_gradient_avx2(range, sample, scale) };
+        }
+        self.part_gradient_body(range, sample, scale)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn part_gradient_avx2(
+        &self,
+        range: std::ops::Range<usize>,
+        sample: &(impl Fn(usize) -> Option<Sample> + Sync),
+        scale: f32,
+    ) -> (f64, Vec<f32>) {
+        self.part_gradient_body(range, sample, scale)
+    }
+
+    #[inline(always)]
+    fn part_gradient_body(
+        &self,
+        range: std::ops::Range<usize>,
+        sample: &(impl Fn(usize) -> Option<Sample> + Sync),
+        scale: f32,
+    ) -> (f64, Vec<f32>) {
+        let mut grad = vec![0.0; self.v.len()];
+        let mut t = Scratch::new(self.hidden);
+        let mut loss = 0.0;
+        for i in range {
+            if let Some(s) = sample(i) {
+                loss += f64::from(self.backward(&s, scale, &mut grad, &mut t));
             }
         }
-        (loss / batch.len().max(1) as f64, total)
+        (loss, grad)
     }
 
     /// The engine's first-layer weights (each bucket's rows with the shared ones added in)
@@ -256,6 +349,49 @@ impl Params {
                 .iter()
                 .map(|&b| (b * (QA * QB) as f32).round() as i32)
                 .collect(),
+        }
+    }
+}
+
+/// `lanes[i % 8] += w[i] * f(x[i])`.
+#[inline(always)]
+fn dot_in_lanes(lanes: &mut [f32; 8], x: &[f32], w: &[f32], f: impl Fn(f32) -> f32) {
+    let (xs, ws) = (x.chunks_exact(8), w.chunks_exact(8));
+    let (xr, wr) = (xs.remainder(), ws.remainder());
+    for (xc, wc) in xs.zip(ws) {
+        for k in 0..8 {
+            lanes[k] += wc[k] * f(xc[k]);
+        }
+    }
+    for (k, (&xi, &wi)) in xr.iter().zip(wr).enumerate() {
+        lanes[k] += wi * f(xi);
+    }
+}
+
+/// `acc += row`, element by element (vectorised by the compiler).
+#[inline(always)]
+fn add_row(acc: &mut [f32], row: &[f32]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a += w;
+    }
+}
+
+/// A thread's working space for one sample at a time: its inputs, both perspectives' hidden
+/// sums and the hidden layer's gradient.
+struct Scratch {
+    features: Features,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    d: Vec<f32>,
+}
+
+impl Scratch {
+    fn new(hidden: usize) -> Scratch {
+        Scratch {
+            features: Features::default(),
+            a: vec![0.0; hidden],
+            b: vec![0.0; hidden],
+            d: vec![0.0; hidden],
         }
     }
 }
@@ -364,6 +500,26 @@ mod tests {
         let pawn_d4 = white(shakmaty::Role::Pawn, shakmaty::Square::D4);
         assert!(grad[(INPUTS + pawn_d4) * 4 + 1] != 0.0);
         assert_eq!(grad[pawn_d4 * 4 + 1], 0.0);
+    }
+
+    #[test]
+    fn the_vector_and_portable_gradients_are_the_same_bit_for_bit() {
+        for (activation, hidden) in [(Activation::SCReLU, 20), (Activation::CReLU, 16)] {
+            let mut p = Params::random(hidden, activation, 2, KingLayout::NONE, 4);
+            unclamped(&mut p);
+            let batch = samples(&SET, 0.3);
+            let get = |i: usize| batch.get(i).copied();
+            let portable = p.part_gradient_body(0..batch.len(), &get, 0.25);
+            let dispatched = p.part_gradient(0..batch.len(), &get, 0.25);
+            assert_eq!(portable.0.to_bits(), dispatched.0.to_bits());
+            assert!(
+                portable
+                    .1
+                    .iter()
+                    .zip(&dispatched.1)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
+        }
     }
 
     #[test]

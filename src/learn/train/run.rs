@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::sample::shuffle;
-use super::{Adam, Curve, Params, Sample, curve_svg, learning_rate, write_checkpoint};
+use super::{Adam, Curve, Params, Positions, Sample, curve_svg, learning_rate, write_checkpoint};
 use crate::basics::rng::Lcg;
 use crate::eval::nnue::{Activation, KingLayout, MAX_W1, QA};
 
@@ -81,7 +80,7 @@ impl Outputs {
 /// the outputs after every epoch; `log` gets a line per epoch.
 #[allow(clippy::too_many_arguments)]
 pub fn train(
-    train_set: &mut [Sample],
+    train_set: &mut Positions,
     valid_set: &[Sample],
     settings: &Settings,
     mut params: Params,
@@ -94,11 +93,13 @@ pub fn train(
     let mut rng = Lcg(settings.seed ^ 0x7261_696e);
     for epoch in first_epoch..settings.epochs {
         let started = std::time::Instant::now();
-        shuffle(train_set, &mut rng);
+        train_set.shuffle(&mut rng);
         let lr = learning_rate(settings.lr, epoch, settings.epochs);
         let (mut sum, mut batches) = (0.0, 0);
-        for batch in train_set.chunks(settings.batch.max(1)) {
-            let (loss, grad) = params.gradient(batch, settings.threads);
+        let set = &*train_set;
+        for from in (0..set.len()).step_by(settings.batch.max(1)) {
+            let n = settings.batch.max(1).min(set.len() - from);
+            let (loss, grad) = params.gradient_of(n, |i| set.sample(from + i), settings.threads);
             adam.step(&mut params.v, &grad, lr);
             sum += loss;
             batches += 1;
@@ -148,12 +149,14 @@ mod tests {
     use super::*;
     use crate::eval::nnue::Network;
     use crate::learn::train::read_checkpoint;
-    use crate::learn::train::testing::{SET, samples};
+    use crate::learn::train::testing::{SET, records, samples};
 
     #[test]
     fn training_a_tiny_net_lowers_the_loss_and_resumes_from_its_checkpoint() {
-        let mut set = samples(&SET, 0.5);
-        let valid = set.clone();
+        let mut set = Positions::split(records(&SET), 0.5, 0.0, false)
+            .unwrap()
+            .train;
+        let valid = samples(&SET, 0.5);
         let settings = Settings {
             hidden: 8,
             activation: Activation::SCReLU,

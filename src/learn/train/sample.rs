@@ -25,19 +25,19 @@ impl Sample {
     /// `None` for a record that cannot be a chess position's: unreadable, or without one
     /// king of each colour (king buckets read each side's king).
     pub fn from_record(r: &Record, wdl: f32) -> Option<Sample> {
-        let pieces = r.pieces()?;
-        for color in Color::ALL {
-            let kings = pieces
-                .iter()
-                .filter(|(_, p)| p.color == color && p.role == shakmaty::Role::King)
-                .count();
-            if kings != 1 {
-                return None;
-            }
-        }
         let mut features = [0u16; 32];
-        for (i, (sq, piece)) in pieces.iter().enumerate() {
-            features[i] = nnue::feature(Color::White, *sq, *piece) as u16;
+        let mut kings = [0u8; 2];
+        let mut count = 0;
+        for (i, entry) in r.piece_iter()?.enumerate() {
+            let (sq, piece) = entry?;
+            if piece.role == shakmaty::Role::King {
+                kings[usize::from(piece.color.is_black())] += 1;
+            }
+            features[i] = nnue::feature(Color::White, sq, piece) as u16;
+            count = i + 1;
+        }
+        if kings != [1, 1] {
+            return None;
         }
         let black_to_move = r.turn().is_black();
         let white_result = r.outcome()?.white_score();
@@ -52,7 +52,7 @@ impl Sample {
         };
         Some(Sample {
             features,
-            count: pieces.len() as u8,
+            count: count as u8,
             black_to_move,
             castling: r.has_castling(),
             target,
@@ -79,12 +79,27 @@ impl Sample {
 
     /// Input indices for the side to move and for the other side, laid out by `kings` (each
     /// perspective's inputs in its own king's bucket, mirrored when that king is on e-h).
+    #[cfg(test)]
     pub(super) fn perspectives(&self, kings: KingLayout) -> (Vec<usize>, Vec<usize>) {
-        let mut white: Vec<usize> = self.features[..usize::from(self.count)]
-            .iter()
-            .map(|&f| usize::from(f))
-            .collect();
-        let mut black: Vec<usize> = white.iter().map(|&f| nnue::flip_feature(f)).collect();
+        let mut f = Features::default();
+        self.features_into(kings, &mut f);
+        (f.ours().to_vec(), f.theirs().to_vec())
+    }
+
+    /// As `perspectives`, into `f` (no allocation).
+    #[inline(always)]
+    pub(super) fn features_into(&self, kings: KingLayout, f: &mut Features) {
+        let n = usize::from(self.count);
+        f.count = n;
+        let (white, black) = if self.black_to_move {
+            (&mut f.theirs, &mut f.ours)
+        } else {
+            (&mut f.ours, &mut f.theirs)
+        };
+        for (i, &x) in self.features[..n].iter().enumerate() {
+            white[i] = usize::from(x);
+            black[i] = nnue::flip_feature(usize::from(x));
+        }
         if kings.count() > 0 {
             // A perspective's own king is one of the 64 features from its king on a1 (seen
             // from its own side); a position without one takes a1's view.
@@ -96,27 +111,155 @@ impl Sample {
                     role: shakmaty::Role::King,
                 },
             );
-            for side in [&mut white, &mut black] {
-                let king = side
+            for side in [&mut f.ours, &mut f.theirs] {
+                let king = side[..n]
                     .iter()
-                    .find(|&&f| (own_king..own_king + 64).contains(&f))
-                    .map_or(0, |&f| f - own_king);
+                    .find(|&&x| (own_king..own_king + 64).contains(&x))
+                    .map_or(0, |&x| x - own_king);
                 let view = kings.view(shakmaty::Square::new(king as u32));
-                for f in side.iter_mut() {
-                    *f = view.index(*f);
+                for x in side[..n].iter_mut() {
+                    *x = view.index(*x);
                 }
             }
-        }
-        if self.black_to_move {
-            (black, white)
-        } else {
-            (white, black)
         }
     }
 }
 
+/// A sample's input indices for the side to move (`ours`) and the other side, reused from
+/// sample to sample.
+pub(super) struct Features {
+    ours: [usize; 32],
+    theirs: [usize; 32],
+    count: usize,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            ours: [0; 32],
+            theirs: [0; 32],
+            count: 0,
+        }
+    }
+}
+
+impl Features {
+    pub(super) fn ours(&self) -> &[usize] {
+        &self.ours[..self.count]
+    }
+    pub(super) fn theirs(&self) -> &[usize] {
+        &self.theirs[..self.count]
+    }
+}
+
+/// An entry of `Positions`: a record's index, with this bit set for its mirrored copy.
+const MIRRORED: u32 = 1 << 31;
+
+/// The training positions as their packed records (32 bytes each) and one 4-byte entry per
+/// position to train on (a mirrored copy is an entry of its own): a sample is decoded when
+/// its batch comes, so 50 M positions take about 2 GB, not the 6 GB their samples would.
+pub struct Positions {
+    records: Vec<Record>,
+    entries: Vec<u32>,
+    wdl: f32,
+}
+
+/// What `Positions::split` kept and set aside.
+pub struct Split {
+    pub train: Positions,
+    /// The held-out tail, decoded once.
+    pub valid: Vec<Sample>,
+    /// Records that are no chess position's (skipped).
+    pub unreadable: usize,
+    /// Mirrored copies added.
+    pub mirrored: usize,
+}
+
+impl Positions {
+    /// The readable records of `records`, the last `hold_out` of them held out; with
+    /// `mirror`, each training position without castling rights also enters mirrored, in
+    /// the order the originals come, after them all.
+    pub fn split(
+        records: Vec<Record>,
+        wdl: f32,
+        hold_out: f64,
+        mirror: bool,
+    ) -> Result<Split, String> {
+        if records.len() >= MIRRORED as usize {
+            return Err(format!(
+                "train: {} records are more than the {} one run can take",
+                records.len(),
+                MIRRORED
+            ));
+        }
+        let mut readable: Vec<u32> = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            if Sample::from_record(r, wdl).is_some() {
+                readable.push(i as u32);
+            }
+        }
+        let unreadable = records.len() - readable.len();
+        let keep = readable.len() - (readable.len() as f64 * hold_out) as usize;
+        let valid: Vec<Sample> = readable[keep..]
+            .iter()
+            .filter_map(|&i| Sample::from_record(&records[i as usize], wdl))
+            .collect();
+        readable.truncate(keep);
+        let mut mirrored = 0;
+        if mirror {
+            let count = readable.len();
+            for k in 0..count {
+                let i = readable[k];
+                if !records[i as usize].has_castling() {
+                    readable.push(i | MIRRORED);
+                    mirrored += 1;
+                }
+            }
+        }
+        Ok(Split {
+            train: Positions {
+                records,
+                entries: readable,
+                wdl,
+            },
+            valid,
+            unreadable,
+            mirrored,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The `k`th position in the current order (None only for an index out of range).
+    #[inline]
+    pub fn sample(&self, k: usize) -> Option<Sample> {
+        let e = *self.entries.get(k)?;
+        let s = Sample::from_record(self.records.get((e & !MIRRORED) as usize)?, self.wdl)?;
+        if e & MIRRORED != 0 {
+            s.mirrored()
+        } else {
+            Some(s)
+        }
+    }
+
+    /// Every position in the current order, decoded (for tests and small sets).
+    pub fn samples(&self) -> Vec<Sample> {
+        (0..self.len()).filter_map(|k| self.sample(k)).collect()
+    }
+
+    pub(super) fn shuffle(&mut self, rng: &mut Lcg) {
+        shuffle(&mut self.entries, rng);
+    }
+}
+
 // Fisher-Yates with the run's generator, so a run is repeatable from its seed.
-pub(super) fn shuffle(set: &mut [Sample], rng: &mut Lcg) {
+fn shuffle<T>(set: &mut [T], rng: &mut Lcg) {
     for i in (1..set.len()).rev() {
         let r = (rng.next_u31() << 31 | rng.next_u31()) as usize % (i + 1);
         set.swap(i, r);
@@ -148,6 +291,37 @@ mod tests {
         assert_ne!(sorted(&m), sorted(&a[0]));
         let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
         assert!(samples(&[(start, 20, 0.5)], 0.3)[0].mirrored().is_none());
+    }
+
+    #[test]
+    fn positions_hold_out_the_tail_skip_unreadable_records_and_add_mirrors_last() {
+        use crate::learn::train::testing::records;
+        let mut all = records(&SET);
+        // A record with no pieces at all: no king of either colour, so no position.
+        all.insert(1, Record([0; 32]));
+        let split = Positions::split(all, 0.3, 0.25, true).unwrap();
+        assert_eq!((split.unreadable, split.valid.len()), (1, 1));
+        let expect = samples(&SET, 0.3);
+        // The last readable record is held out; the first three train, and those of them
+        // without castling rights (the second and third) come again mirrored, in order.
+        assert_eq!(split.mirrored, 2);
+        assert_eq!(split.valid[0].target, expect[3].target);
+        let got = split.train.samples();
+        assert_eq!(got.len(), 5);
+        let features = |s: &Sample| s.perspectives(KingLayout::NONE);
+        for (g, e) in got.iter().zip(&expect[..3]) {
+            assert_eq!(features(g), features(e));
+        }
+        for (g, e) in got[3..].iter().zip(&expect[1..3]) {
+            assert_eq!(features(g), features(&e.mirrored().unwrap()));
+        }
+        let mut shuffled = split.train;
+        shuffled.shuffle(&mut Lcg(5));
+        let mut a: Vec<_> = shuffled.samples().iter().map(features).collect();
+        let mut b: Vec<_> = got.iter().map(features).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -20,17 +20,23 @@ pub const SET: [(&str, i32, f32); 4] = [
     ),
 ];
 
-pub fn samples(fens: &[(&str, i32, f32)], wdl: f32) -> Vec<Sample> {
+pub fn records(fens: &[(&str, i32, f32)]) -> Vec<Record> {
     fens.iter()
         .map(|(fen, score, result)| {
             let pos = Game::from_fen(fen, false).unwrap().pos;
-            let r = Record::pack(
+            Record::pack(
                 &pos,
                 Some(*score),
                 Outcome::from_white_score(*result),
                 false,
-            );
-            Sample::from_record(&r, wdl).unwrap()
+            )
         })
+        .collect()
+}
+
+pub fn samples(fens: &[(&str, i32, f32)], wdl: f32) -> Vec<Sample> {
+    records(fens)
+        .iter()
+        .map(|r| Sample::from_record(r, wdl).unwrap())
         .collect()
 }
