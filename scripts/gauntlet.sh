@@ -3,7 +3,7 @@
 # match.py match per opponent, then one table of the results from Ferrum's view.
 #   scripts/gauntlet.sh                      # defaults below
 #   GAMES=40 TC=5+0.05 PEERS="toga2 glaurung" scripts/gauntlet.sh
-#   GAMES=200 CONCURRENCY=2 JOURNALS=scripts/journals/gauntlet-X ADJ="--resign-score 1000 ..." \
+#   GAMES=200 CONCURRENCY=2 JOURNALS=results/journals/gauntlet-X ADJ="--resign-score 1000 ..." \
 #       PEERS="ethereal-chess toga2 glaurung" scripts/gauntlet.sh   # resumable, adjudicated
 # Every engine gets Threads=1, Hash=16 and OwnBook=false; match.py sets only the
 # options an engine advertises and warns about the rest.
@@ -24,7 +24,7 @@ PEERS="${PEERS:-ethereal-chess stockfish toga2 glaurung gnuchess}"
 GAMES="${GAMES:-20}"
 TC="${TC:-10+0.1}"
 CONCURRENCY="${CONCURRENCY:-1}"
-BOOK="${BOOK:-$repo/../shared/data/books/8moves_v3.epd}"
+BOOK="${BOOK:-$repo/data/books/8moves_v3.epd}"
 SEED="${SEED:-1}"
 OUT="${OUT:-$repo/scripts/out/gauntlet}"
 ADJ="${ADJ:-}"

@@ -41,8 +41,8 @@ from journal import Journal, JournalError, identity
 from referee import GameSettings, play_game
 from tally import Sprt, Tally
 
-# <repo>/scripts/match.py -> <repo>/../shared/data/books/8moves_v3.epd
-DEFAULT_BOOK = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "books" / "8moves_v3.epd"
+# <repo>/scripts/match.py -> <repo>/data/books/8moves_v3.epd (shipped: data/SOURCES.md)
+DEFAULT_BOOK = Path(__file__).resolve().parent.parent / "data" / "books" / "8moves_v3.epd"
 
 
 class UsageError(Exception):

@@ -24,7 +24,7 @@ all_args=("$@")
 die() { echo "match.sh: error: $*" >&2; exit 2; }
 
 e1=() e2=() engines=0
-tc="" nodes="" depth="" book="$repo/../shared/data/books/8moves_v3.epd" games=2 concurrency=1
+tc="" nodes="" depth="" book="$repo/data/books/8moves_v3.epd" games=2 concurrency=1
 seed="" pgn="" event="" sprt=() tolerance=100
 resign_score="" resign_moves="" resign_twosided="" draw_score="" draw_moves="" draw_after=""
 python_only=""

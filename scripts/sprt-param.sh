@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# SPRT of a search change that is on main but off by default (README: "Search changes waiting
-# for their SPRT"): dev is COMMIT with the parameter defaults given, base is COMMIT as it is.
+# SPRT of a search change that is on main but off by default (docs/waiting-changes.md): dev
+# is COMMIT with the parameter defaults given, base is COMMIT as it is.
 #
 #   scripts/sprt-param.sh NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]
 #   e.g. scripts/sprt-param.sh singular 4ce58df 2513 singular_min_depth=8
 #
 # Both are built from clean checkouts in fixed places (../ferrum-data/sprt/build/NAME/{base,dev}),
 # so the same commit and values build the same bytes on any machine with this toolchain: the
-# journal (scripts/journals/NAME.jsonl, kept in the repository because nothing outside it
+# journal (results/journals/NAME.jsonl, kept in the repository because nothing outside it
 # outlives a machine) then resumes the match after the binaries are rebuilt by the same
 # command. The base's bench must be the commit's and the dev's must differ, else it stops.
 # SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1
@@ -29,10 +29,11 @@ repo="$(dirname "$here")"
 data="$(cd "$repo/.." && pwd)/ferrum-data/sprt"
 build="$data/build/$name"
 TC="${TC:-4+0.04}" ELO0="${ELO0:-0}" ELO1="${ELO1:-5}"
-book="$(cd "$repo/.." && pwd)/shared/data/books/8moves_v3.epd"
+# The book shipped in data/books; BOOK overrides it (a journal holds the path it was started with).
+book="${BOOK:-$repo/data/books/8moves_v3.epd}"
 [[ -r "$book" ]] || die "cannot read the book $book"
 full="$(git -C "$repo" rev-parse --verify --quiet "$commit^{commit}")" || die "'$commit' is not a commit"
-mkdir -p "$build" "$repo/scripts/journals"
+mkdir -p "$build" "$repo/results/journals"
 
 # settle FILE [PARAM=VALUE ...]: sets the parameters' defaults in a copy of params.rs.
 settle() {
@@ -109,4 +110,4 @@ exec python3 scripts/match.py \
     --engine "cmd=$base" name=base option.Hash=16 \
     --tc "$TC" --book "$book" --games 20000 --concurrency "${CONCURRENCY:-1}" \
     --sprt "$ELO0" "$ELO1" 0.05 0.05 --seed "$seed" \
-    --pgn "$data/$name.pgn" --journal "scripts/journals/$name.jsonl"
+    --pgn "$data/$name.pgn" --journal "results/journals/$name.jsonl"

@@ -35,7 +35,7 @@ ALPHA="${ALPHA:-0.05}"
 BETA="${BETA:-0.05}"
 GAMES="${GAMES:-20000}"
 CONCURRENCY="${CONCURRENCY:-1}"
-BOOK="${BOOK:-$repo/../shared/data/books/8moves_v3.epd}"
+BOOK="${BOOK:-$repo/data/books/8moves_v3.epd}"
 BASE_TARGET_DIR="${BASE_TARGET_DIR:-$out/target-base}"
 
 die() { echo "sprt-vs-main.sh: error: $*" >&2; exit 2; }

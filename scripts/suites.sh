@@ -6,7 +6,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 ferrum="${1:-$repo/target/release/ferrum}"
-data="$repo/../shared/data"
+data="$repo/data"
 out="$repo/scripts/out"
 [[ -x "$ferrum" ]] || { echo "suites.sh: no binary at $ferrum (cargo build --release)" >&2; exit 2; }
 mkdir -p "$out"

@@ -1,6 +1,6 @@
 //! Ferrum, a UCI chess engine: the library behind the `ferrum` binary, so tests and
 //! subcommands reach the same code the protocol uses. Each folder is one part of the
-//! architecture (the README's "Layout" table says what each owns).
+//! architecture (the table in docs/layout.md says what each owns).
 
 pub mod basics;
 pub mod cli;

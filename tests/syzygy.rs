@@ -145,7 +145,7 @@ import sys
 try:
     import chess, chess.syzygy
 except ImportError:
-    sys.exit("python-chess is needed: pip install chess")
+    sys.exit("python-chess is needed: run bash scripts/test.sh, or pip install chess")
 tb = chess.syzygy.open_tablebase(sys.argv[1])
 for line in sys.stdin:
     board = chess.Board(line.strip())
@@ -169,7 +169,9 @@ fn ferrum_tb_agrees_with_python_chess_on_1200_random_positions() {
     let mut ours = Command::new(env!("CARGO_BIN_EXE_ferrum"));
     ours.args(["tb", "--path", TABLES]);
     let ours = run_with_input(ours, &input);
-    let mut theirs = Command::new("python3");
+    // scripts/test.sh names the Python that has python-chess (perhaps its own .venv).
+    let python = std::env::var("FERRUM_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let mut theirs = Command::new(python);
     theirs.args(["-c", PYTHON_PROBE, TABLES]);
     let theirs = run_with_input(theirs, &input);
 

@@ -6,7 +6,7 @@ use super::position::KEY_BITS;
 
 /// Slots by default: 2^16 (512 KB). The table is reset before each position, and a solve
 /// of the test sets' positions visits tens of thousands of nodes: a small table that stays
-/// in the processor's caches is faster than a large one (measured in the README).
+/// in the processor's caches is faster than a large one (measured: docs/layout.md).
 pub const DEFAULT_BITS: u32 = 16;
 
 // Entry layout (generation 0 is never current: an empty slot):

@@ -341,9 +341,9 @@ mod tests {
                 assert!(seen.insert(draws(seed, g)), "seed {seed} game {g}");
             }
         }
-        // And the same seed and number draw the same again, in every build: the README's
-        // commands remake recorded data files from their seeds (these are the draws the
-        // runs of seeds 1901 and 1907 were made with).
+        // And the same seed and number draw the same again, in every build: the commands of
+        // docs/training-data.md remake recorded data files from their seeds (these are the
+        // draws the runs of seeds 1901 and 1907 were made with).
         assert_eq!(draws(1907, 5), draws(1907, 5));
         assert_eq!(
             draws(1901, 0),

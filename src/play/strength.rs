@@ -1,7 +1,7 @@
 //! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`): a node budget that grows
 //! with the Elo, and a choice among the best few root moves whose spread narrows as the Elo
 //! rises, so the weaker play still looks like chess. The mapping from Elo to these two
-//! settings is calibrated by games (README, "Playing strength").
+//! settings is calibrated by games (docs/limit-strength.md).
 
 use crate::basics::rng::Lcg;
 
