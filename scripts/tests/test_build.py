@@ -2,10 +2,13 @@
 equals its bench with --eval-file of the same net, and differs from the default net's), a
 relative EVALFILE is taken from the repository, and a missing or foreign EVALFILE fails the
 build with a message naming the file. The builds use the test profile's target folder and
-put it back as it was (the net the environment asks for) at the end."""
+put it back as it was (the net the environment asks for) at the end. The Makefile's cargo
+command, with EXE, EVALFILE and TUNE, is checked against a stand-in for cargo."""
 
 import json
 import os
+import shutil
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -78,6 +81,42 @@ class EvalFile(unittest.TestCase):
         proc, exe = cargo_build(ROOT / "Cargo.toml")
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("is not a Ferrum net file", proc.stderr)
+
+
+# Stands in for cargo on PATH: prints its arguments and the EVALFILE it was given.
+FAKE_CARGO = """#!/bin/sh
+echo "args: $*"
+echo "EVALFILE=${EVALFILE-<unset>}"
+"""
+
+
+@unittest.skipUnless(shutil.which("make"), "make is not installed")
+class Makefile(unittest.TestCase):
+    def make(self, *args):
+        """`make` with these arguments and the stand-in cargo: its two lines."""
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = Path(tmp) / "cargo"
+            fake.write_text(FAKE_CARGO)
+            fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+            env = dict(os.environ)
+            env.pop("EVALFILE", None)
+            env.pop("TUNE", None)
+            env["PATH"] = f"{tmp}{os.pathsep}{env.get('PATH', '')}"
+            out = subprocess.run(["make", "-s", *args], cwd=ROOT, env=env, capture_output=True,
+                                 text=True, timeout=60, check=True).stdout
+        return out.splitlines()
+
+    def test_plain_make_builds_the_release_binary_straight_to_exe(self):
+        self.assertEqual(self.make(), [
+            "args: rustc --release --bin ferrum -- --emit link=ferrum",
+            "EVALFILE=<unset>",
+        ])
+
+    def test_exe_evalfile_and_tune_reach_cargo(self):
+        self.assertEqual(self.make("EXE=/tmp/x", "EVALFILE=/nets/n.bin", "TUNE=1"), [
+            "args: rustc --release --bin ferrum --features tune -- --emit link=/tmp/x",
+            "EVALFILE=/nets/n.bin",
+        ])
 
 
 if __name__ == "__main__":
