@@ -149,10 +149,33 @@ fn the_top_help_lists_every_subcommand_and_help_works_as_a_command() {
     assert!(text(&via_help.stdout).contains("--max-depth"));
     let version = ferrum(&["--version"]);
     assert!(version.status.success());
-    assert_eq!(
-        text(&version.stdout).trim(),
-        format!("ferrum {}", env!("CARGO_PKG_VERSION"))
-    );
+    assert_eq!(text(&version.stdout).trim(), ferrum::play::engine::NAME);
+}
+
+/// `--version` and the UCI `id name` carry the version and, built from a git clone, the
+/// commit checked out: "Ferrum 0.2.0 (b89bfb8)".
+#[test]
+fn the_name_carries_the_version_and_the_commit_built() {
+    let name = ferrum::play::engine::NAME;
+    let rest = name
+        .strip_prefix(&format!("Ferrum {}", env!("CARGO_PKG_VERSION")))
+        .unwrap_or_else(|| panic!("{name}"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| text(&o.stdout).trim().to_string())
+    };
+    let in_clone = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root).ok());
+    match git(&["rev-parse", "--short", "HEAD"]).filter(|_| in_clone) {
+        Some(commit) => assert_eq!(rest, format!(" ({commit})")),
+        None => assert_eq!(rest, ""),
+    }
 }
 
 #[test]

@@ -13,7 +13,9 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(
     name = "ferrum",
-    version,
+    // `ferrum --version` says what the UCI `id name` says: "Ferrum 0.2.0 (b89bfb8)".
+    display_name = "Ferrum",
+    version = env!("FERRUM_VERSION"),
     about = "Ferrum, a UCI chess engine",
     long_about = "Ferrum, a UCI chess engine. Without a subcommand it speaks UCI on stdin and \
                   stdout (what chess GUIs run); the subcommands are the engine's own instruments.",

@@ -23,7 +23,9 @@ use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
 use crate::uci::parse::Command;
 
-pub const NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
+/// "Ferrum 0.2.0 (b89bfb8)": the version and the commit built (`build.rs`; the version alone
+/// when built outside a git clone), so a tester knows which build played.
+pub const NAME: &str = concat!("Ferrum ", env!("FERRUM_VERSION"));
 pub const AUTHOR: &str = "the Ferrum developers";
 
 /// A command with the stop/ponderhit counters as they were when its line was read.
