@@ -111,6 +111,7 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
             "--out",
         ],
     ),
+    (&["spsa-inputs"], &[]),
 ];
 
 #[test]
@@ -139,7 +140,17 @@ fn the_top_help_lists_every_subcommand_and_help_works_as_a_command() {
     assert!(out.status.success());
     let top = text(&out.stdout);
     for name in [
-        "bench", "perft", "epd", "eval", "tb", "datagen", "tune", "train", "connect4", "tree",
+        "bench",
+        "perft",
+        "epd",
+        "eval",
+        "tb",
+        "datagen",
+        "tune",
+        "train",
+        "connect4",
+        "tree",
+        "spsa-inputs",
     ] {
         let listed = top.lines().any(|l| l.trim_start().starts_with(name));
         assert!(listed, "{name} missing from: {top}");
@@ -284,4 +295,35 @@ fn a_closed_stdout_ends_a_subcommand_without_a_panic() {
         "{:?} {err}",
         out.status
     );
+}
+
+/// What is pasted into OpenBench's tune form: seven fields a line, no empty line at the end,
+/// every name a search parameter, and (from a pipe) no newline after the last line.
+#[test]
+fn spsa_inputs_prints_one_line_of_seven_fields_per_tunable_parameter() {
+    let out = ferrum(&["spsa-inputs"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(!stdout.ends_with('\n'), "{stdout:?}");
+    let lines: Vec<&str> = stdout.split('\n').collect();
+    let tunable = ferrum::search::params::TABLE
+        .iter()
+        .filter(|p| p.max - p.min > 1);
+    assert_eq!(lines.len(), tunable.clone().count());
+    for (line, p) in lines.iter().zip(tunable) {
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(
+            fields[..5],
+            [
+                p.name,
+                "int",
+                &p.default.to_string(),
+                &p.min.to_string(),
+                &p.max.to_string()
+            ],
+            "{line}"
+        );
+        assert_eq!(fields[6], "0.002", "{line}");
+    }
 }

@@ -5,6 +5,7 @@ pub mod chess;
 pub mod connect4;
 pub mod data;
 pub mod progress;
+pub mod spsa;
 pub mod train;
 pub mod tree;
 
@@ -57,6 +58,10 @@ pub enum Command {
     Connect4(connect4::Connect4Args),
     /// Draw the tree a search visits as SVG
     Tree(tree::TreeArgs),
+    /// Print the search parameters as OpenBench's SPSA input ("name, int, value, min, max,
+    /// c_end, r_end"; c_end a twentieth of the range, at least 1; r_end 0.002), the on/off
+    /// switches left out; a tune runs on the tuning build (`make TUNE=1`)
+    SpsaInputs,
 }
 
 /// Runs the command line's choice: the UCI loop when no subcommand is given.
@@ -76,6 +81,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Train(a) => train::run(a),
         Command::Connect4(a) => connect4::run(a),
         Command::Tree(a) => tree::run(a),
+        Command::SpsaInputs => spsa::run(),
     }
 }
 
