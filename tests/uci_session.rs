@@ -600,3 +600,42 @@ fn eval_on_the_prompt_reports_terms_as_info_strings() {
     );
     s.is_ready();
 }
+
+/// `help` at the prompt answers with plain lines naming the commands, and the session goes on.
+#[test]
+fn help_lists_the_commands_and_the_session_goes_on() {
+    let mut s = Session::start();
+    s.send("help");
+    s.send("isready");
+    let lines = s.expect_prefix("readyok");
+    assert!(lines[0].starts_with("Ferrum "), "{lines:?}");
+    for word in ["uci", "isready", "position", "go", "bench", "perft", "help"] {
+        let prefix = format!("  {word}");
+        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{lines:?}");
+    }
+    s.quit();
+}
+
+/// `ferrum --hce` speaks UCI with the hand-written evaluation: `UseNNUE` is advertised as
+/// false and the search is the one `setoption name UseNNUE value false` gives.
+#[test]
+fn hce_flag_starts_with_the_hand_written_evaluation() {
+    let search = |args: &[&str], setup: &[&str]| {
+        let mut s = Session::start_with(args);
+        s.send("uci");
+        let handshake = s.expect_prefix("uciok");
+        for line in setup {
+            s.send(line);
+        }
+        s.send("go depth 6");
+        let (lines, _) = s.bestmove();
+        s.quit();
+        (handshake, reported_nodes(&lines))
+    };
+    let (handshake, hce) = search(&["--hce"], &[]);
+    assert!(handshake.contains(&"option name UseNNUE type check default false".to_string()));
+    let (_, off) = search(&[], &["setoption name UseNNUE value false"]);
+    let (_, nnue) = search(&[], &[]);
+    assert_eq!(hce, off);
+    assert_ne!(hce, nnue);
+}

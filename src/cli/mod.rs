@@ -11,6 +11,8 @@ pub mod tree;
 
 use clap::{Parser, Subcommand};
 
+use crate::uci::options::Options;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ferrum",
@@ -20,11 +22,15 @@ use clap::{Parser, Subcommand};
     about = "Ferrum, a UCI chess engine",
     long_about = "Ferrum, a UCI chess engine. Without a subcommand it speaks UCI on stdin and \
                   stdout (what chess GUIs run); the subcommands are the engine's own instruments.",
-    after_help = "Run 'ferrum <COMMAND> --help' for the flags of a command."
+    after_help = "Run 'ferrum <COMMAND> --help' for the flags of a command.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Speak UCI with the hand-written evaluation (the option UseNNUE starts false)
+    #[arg(long)]
+    pub hce: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -67,7 +73,11 @@ pub enum Command {
 /// Runs the command line's choice: the UCI loop when no subcommand is given.
 pub fn run(cli: Cli) -> Result<(), String> {
     let Some(command) = cli.command else {
-        crate::uci::stdin::run();
+        let defaults = Options {
+            use_nnue: !cli.hce,
+            ..Options::default()
+        };
+        crate::uci::stdin::run(defaults);
         return Ok(());
     };
     match command {
@@ -103,6 +113,17 @@ mod tests {
         let probe = Cli::try_parse_from(["ferrum", "probe", "8/8/8/8/8/8/8/K1k5", "w", "-", "-"]);
         assert!(matches!(probe.unwrap().command, Some(Command::Tb(t)) if t.fen.len() == 4));
         assert!(Cli::try_parse_from(["ferrum", "bench", "0"]).is_err());
+    }
+
+    #[test]
+    fn hce_alone_means_uci_with_the_hand_written_evaluation() {
+        let cli = Cli::try_parse_from(["ferrum", "--hce"]).unwrap();
+        assert!(cli.hce && cli.command.is_none());
+        assert!(!Cli::try_parse_from(["ferrum"]).unwrap().hce);
+        // A subcommand's own --hce is the subcommand's; before it, it is refused.
+        let bench = Cli::try_parse_from(["ferrum", "bench", "--hce"]).unwrap();
+        assert!(matches!(bench.command, Some(Command::Bench(b)) if b.net.hce));
+        assert!(Cli::try_parse_from(["ferrum", "--hce", "bench"]).is_err());
     }
 
     #[test]

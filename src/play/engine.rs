@@ -20,7 +20,9 @@ use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::{self, TranspositionTable};
 use crate::uci::options::{self, Change, Options};
-use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
+use crate::uci::output::{
+    NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, help_lines, info_line,
+};
 use crate::uci::parse::Command;
 
 /// "Ferrum 0.2.0 (b89bfb8)": the version and the commit built (`build.rs`; the version alone
@@ -47,12 +49,17 @@ pub struct Engine {
     running: Option<Done>,
     /// The NNUE (`EvalFile`), used when `UseNNUE` is on; None only if no net could be read.
     net: Option<LoadedNet>,
+    /// The options as the engine started (what `uci` advertises as defaults).
+    defaults: Options,
 }
 
 impl Engine {
-    pub fn new(out: Out) -> Result<Engine, String> {
-        let options = Options::default();
+    /// An engine whose options start as `defaults` (`Options::default()`, or with `UseNNUE`
+    /// off for `ferrum --hce`).
+    pub fn new(out: Out, defaults: Options) -> Result<Engine, String> {
+        let options = defaults.clone();
         Ok(Engine {
+            defaults,
             out,
             game: Game::default(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
@@ -85,7 +92,7 @@ impl Engine {
         log::debug!("<< {:?}", msg.command);
         match msg.command {
             Command::Uci => {
-                for line in handshake_lines(NAME, AUTHOR, options::option_lines()) {
+                for line in handshake_lines(NAME, AUTHOR, options::option_lines(&self.defaults)) {
                     self.out.line(&line);
                 }
             }
@@ -134,6 +141,11 @@ impl Engine {
                 self.out.info_string(&format!("fen {fen}"));
                 self.out
                     .info_string(&format!("key {:016x}", self.game.key()));
+            }
+            Command::Help => {
+                for line in help_lines(NAME) {
+                    self.out.line(&line);
+                }
             }
             Command::Eval => {
                 for line in eval::report(&self.game.pos) {

@@ -74,8 +74,10 @@ pub enum Change {
     Tuned,
 }
 
-/// The `option` lines sent in answer to `uci`.
-pub fn option_lines() -> Vec<String> {
+/// The `option` lines sent in answer to `uci`, with the defaults the engine started with
+/// (`ferrum --hce` starts with `UseNNUE` false, and says so, so a GUI that sends every
+/// option's default keeps it).
+pub fn option_lines(defaults: &Options) -> Vec<String> {
     let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
         name: name.to_string(),
         default: Some(default),
@@ -124,7 +126,7 @@ pub fn option_lines() -> Vec<String> {
             i64::from(strength::ELO_MIN),
             i64::from(strength::ELO_MAX),
         ),
-        check("UseNNUE", Options::default().use_nnue),
+        check("UseNNUE", defaults.use_nnue),
         UciOptionConfig::String {
             name: "EvalFile".to_string(),
             default: Some(net_file::EMBEDDED.to_string()),
@@ -238,7 +240,7 @@ mod tests {
 
     #[test]
     fn advertised_options_are_well_formed() {
-        let lines = option_lines();
+        let lines = option_lines(&Options::default());
         assert!(
             lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
         );
@@ -257,6 +259,16 @@ mod tests {
                 &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
             )
         );
+    }
+
+    #[test]
+    fn the_advertised_defaults_are_those_the_engine_started_with() {
+        let hce = Options {
+            use_nnue: false,
+            ..Options::default()
+        };
+        let lines = option_lines(&hce);
+        assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
     }
 
     #[test]
@@ -290,7 +302,7 @@ mod tests {
                 Change::EvalFile("n.bin".to_string()),
             ),
         ];
-        let advertised: Vec<String> = option_lines()
+        let advertised: Vec<String> = option_lines(&Options::default())
             .iter()
             .filter_map(|l| {
                 let rest = l.strip_prefix("option name ")?;

@@ -47,6 +47,33 @@ pub const READYOK: &str = "readyok";
 /// The report before a `bestmove` that no search stands behind (fastchess wants a score).
 pub const NO_SEARCH_INFO: &str = "info depth 0 score cp 0";
 
+/// The answer to `help` (a person typing at the prompt; GUIs never send it): plain lines, as
+/// other engines answer, naming the commands and where the rest is described.
+pub fn help_lines(name: &str) -> Vec<String> {
+    let first =
+        format!("{name}, a UCI chess engine: chess GUIs speak to it in UCI on stdin and stdout.");
+    let rest = [
+        "Commands:",
+        "  uci                 name, author and the options (option lines), then uciok",
+        "  isready             readyok once earlier commands are done",
+        "  setoption name N [value V]   set an option (see the uci answer)",
+        "  ucinewgame          forget the previous game (clear the hash table)",
+        "  position startpos|fen FEN [moves M1 M2 ...]",
+        "  go [depth D] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS",
+        "     movestogo N] [mate N] [searchmoves M ...] [ponder] [infinite]",
+        "  stop, ponderhit, quit",
+        "  d                   the position's FEN and key",
+        "  eval                the evaluation of the position, term by term",
+        "  bench [D]           search the bench positions (depth 10); last line: nodes and nps",
+        "  perft D             count the leaves of the move tree, move by move (or go perft D)",
+        "  help                this list",
+        "Outside UCI: 'ferrum --help' lists the subcommands (bench, perft, epd, datagen, ...).",
+    ];
+    std::iter::once(first)
+        .chain(rest.into_iter().map(str::to_string))
+        .collect()
+}
+
 /// The answer to `uci`: the engine's name and author, its `option` lines, then `uciok`.
 pub fn handshake_lines(name: &str, author: &str, options: Vec<String>) -> Vec<String> {
     let id = |name: Option<&str>, author: Option<&str>| {
@@ -174,6 +201,37 @@ mod tests {
             bestmove_line(None, None, CastlingMode::Standard),
             "bestmove 0000"
         );
+    }
+
+    #[test]
+    fn help_names_every_uci_command_and_the_extensions() {
+        let text = help_lines("Ferrum 1").join("\n");
+        assert!(text.starts_with("Ferrum 1, a UCI chess engine"));
+        // Each command opens a line of the list ("stop, ponderhit, quit" share one).
+        let listed: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  "))
+            .flat_map(|l| l.split("   ").next().unwrap_or("").split(", "))
+            .map(|c| c.split_whitespace().next().unwrap_or(""))
+            .collect();
+        for word in [
+            "uci",
+            "isready",
+            "setoption",
+            "ucinewgame",
+            "position",
+            "go",
+            "stop",
+            "ponderhit",
+            "quit",
+            "d",
+            "eval",
+            "bench",
+            "perft",
+            "help",
+        ] {
+            assert!(listed.contains(&word), "{word}: {listed:?}");
+        }
     }
 
     #[test]
