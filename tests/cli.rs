@@ -93,7 +93,14 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
     (&["connect4"], &["solve", "bench"]),
     (
         &["connect4", "solve"],
-        &["--analyze", "--table-bits", "[FILE]"],
+        &[
+            "--analyze",
+            "--table-bits",
+            "[FILE]",
+            "--max-nodes",
+            "--time",
+            "--progress",
+        ],
     ),
     (
         &["connect4", "bench"],
