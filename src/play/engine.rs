@@ -24,6 +24,7 @@ use crate::uci::output::{
     NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, help_lines, info_line,
 };
 use crate::uci::parse::Command;
+use crate::uci::wdl;
 
 /// "Ferrum 0.2.0 (b89bfb8)": the version and the commit built (`build.rs`; the version alone
 /// when built outside a git clone), so a tester knows which build played.
@@ -201,6 +202,7 @@ impl Engine {
             Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
             Ok(Change::UseNnue(on)) => self.set_use_nnue(on),
+            Ok(Change::ShowWdl(on)) => self.options.show_wdl = on,
             Ok(Change::EvalFile(spec)) => self.load_net(&spec),
             Ok(Change::Tuned) => {}
             Ok(Change::Chess960(on)) => {
@@ -398,12 +400,17 @@ impl Engine {
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
+        let wdl_material = self
+            .options
+            .show_wdl
+            .then(|| wdl::material(self.game.pos.board()));
         let started = self.run_on_pool(move |td, helpers| {
             let setup = SearchSetup {
                 td,
                 helpers,
                 overhead,
                 strength,
+                wdl_material,
             };
             search_and_report(&job, setup, &out, token)
         });
@@ -420,6 +427,8 @@ pub struct SearchSetup<'a> {
     pub overhead: i64,
     /// Play below full strength: choose among the root lines (see `strength.rs`).
     pub strength: Option<Strength>,
+    /// The root's material when `info` lines carry `wdl` (`UCI_ShowWDL`).
+    pub wdl_material: Option<i32>,
 }
 
 /// Replaces the result's move, score and line by one of the last iteration's lines, chosen
@@ -464,7 +473,7 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
     let result = catch_unwind(AssertUnwindSafe(|| {
         driver::search_pool(job, helpers, &clock, td, &mut |it| {
             if setup.strength.is_none() || it.multipv == 1 {
-                out.line(&info_line(it, mode));
+                out.line(&info_line(it, mode, setup.wdl_material));
             }
         })
     }));
@@ -475,7 +484,7 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
             if let Some(strength) = setup.strength {
                 choose_weaker_line(&mut r, strength, game.key());
             }
-            out.line(&info_line(&r.shown(&r.last), mode));
+            out.line(&info_line(&r.shown(&r.last), mode, setup.wdl_material));
             out.line(&bestmove_line(r.best, r.ponder, mode));
         }
         Err(payload) => {

@@ -32,6 +32,8 @@ pub struct Options {
     pub elo: u32,
     /// Evaluate with the NNUE instead of the hand-written evaluation.
     pub use_nnue: bool,
+    /// `UCI_ShowWDL`: `info` lines with a score also carry `wdl W D L` (see `wdl.rs`).
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -47,6 +49,7 @@ impl Default for Options {
             limit_strength: false,
             elo: strength::ELO_DEFAULT,
             use_nnue: true,
+            show_wdl: false,
         }
     }
 }
@@ -68,6 +71,7 @@ pub enum Change {
     LimitStrength(bool),
     Elo(u32),
     UseNnue(bool),
+    ShowWdl(bool),
     /// A net file's path, or `<embedded>` for the net compiled into the binary.
     EvalFile(String),
     /// A search parameter was set (tuning builds only).
@@ -126,6 +130,7 @@ pub fn option_lines(defaults: &Options) -> Vec<String> {
             i64::from(strength::ELO_MIN),
             i64::from(strength::ELO_MAX),
         ),
+        check("UCI_ShowWDL", defaults.show_wdl),
         check("UseNNUE", defaults.use_nnue),
         UciOptionConfig::String {
             name: "EvalFile".to_string(),
@@ -182,6 +187,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
         "ponder" => check_value("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
         "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
+        "uci_showwdl" => check_value("UCI_ShowWDL", value).map(Change::ShowWdl),
         "uci_elo" => spin_value(
             "UCI_Elo",
             value,
@@ -253,6 +259,7 @@ mod tests {
             )
         );
         assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
+        assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
         assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
         assert!(
             lines.contains(
@@ -295,6 +302,7 @@ mod tests {
                 Change::LimitStrength(false),
             ),
             ("UCI_Elo", Some("1600"), Change::Elo(1600)),
+            ("UCI_ShowWDL", Some("true"), Change::ShowWdl(true)),
             ("UseNNUE", Some("false"), Change::UseNnue(false)),
             (
                 "EvalFile",
