@@ -93,7 +93,14 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
     (&["connect4"], &["solve", "bench"]),
     (
         &["connect4", "solve"],
-        &["--analyze", "--table-bits", "[FILE]"],
+        &[
+            "--analyze",
+            "--table-bits",
+            "[FILE]",
+            "--max-nodes",
+            "--time",
+            "--progress",
+        ],
     ),
     (
         &["connect4", "bench"],
@@ -111,6 +118,7 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
             "--out",
         ],
     ),
+    (&["spsa-inputs"], &[]),
 ];
 
 #[test]
@@ -139,7 +147,17 @@ fn the_top_help_lists_every_subcommand_and_help_works_as_a_command() {
     assert!(out.status.success());
     let top = text(&out.stdout);
     for name in [
-        "bench", "perft", "epd", "eval", "tb", "datagen", "tune", "train", "connect4", "tree",
+        "bench",
+        "perft",
+        "epd",
+        "eval",
+        "tb",
+        "datagen",
+        "tune",
+        "train",
+        "connect4",
+        "tree",
+        "spsa-inputs",
     ] {
         let listed = top.lines().any(|l| l.trim_start().starts_with(name));
         assert!(listed, "{name} missing from: {top}");
@@ -149,10 +167,33 @@ fn the_top_help_lists_every_subcommand_and_help_works_as_a_command() {
     assert!(text(&via_help.stdout).contains("--max-depth"));
     let version = ferrum(&["--version"]);
     assert!(version.status.success());
-    assert_eq!(
-        text(&version.stdout).trim(),
-        format!("ferrum {}", env!("CARGO_PKG_VERSION"))
-    );
+    assert_eq!(text(&version.stdout).trim(), ferrum::play::engine::NAME);
+}
+
+/// `--version` and the UCI `id name` carry the version and, built from a git clone, the
+/// commit checked out: "Ferrum 0.2.0 (b89bfb8)".
+#[test]
+fn the_name_carries_the_version_and_the_commit_built() {
+    let name = ferrum::play::engine::NAME;
+    let rest = name
+        .strip_prefix(&format!("Ferrum {}", env!("CARGO_PKG_VERSION")))
+        .unwrap_or_else(|| panic!("{name}"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| text(&o.stdout).trim().to_string())
+    };
+    let in_clone = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root).ok());
+    match git(&["rev-parse", "--short", "HEAD"]).filter(|_| in_clone) {
+        Some(commit) => assert_eq!(rest, format!(" ({commit})")),
+        None => assert_eq!(rest, ""),
+    }
 }
 
 #[test]
@@ -261,4 +302,35 @@ fn a_closed_stdout_ends_a_subcommand_without_a_panic() {
         "{:?} {err}",
         out.status
     );
+}
+
+/// What is pasted into OpenBench's tune form: seven fields a line, no empty line at the end,
+/// every name a search parameter, and (from a pipe) no newline after the last line.
+#[test]
+fn spsa_inputs_prints_one_line_of_seven_fields_per_tunable_parameter() {
+    let out = ferrum(&["spsa-inputs"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(!stdout.ends_with('\n'), "{stdout:?}");
+    let lines: Vec<&str> = stdout.split('\n').collect();
+    let tunable = ferrum::search::params::TABLE
+        .iter()
+        .filter(|p| p.max - p.min > 1);
+    assert_eq!(lines.len(), tunable.clone().count());
+    for (line, p) in lines.iter().zip(tunable) {
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(
+            fields[..5],
+            [
+                p.name,
+                "int",
+                &p.default.to_string(),
+                &p.min.to_string(),
+                &p.max.to_string()
+            ],
+            "{line}"
+        );
+        assert_eq!(fields[6], "0.002", "{line}");
+    }
 }

@@ -197,3 +197,50 @@ fn bench_prints_a_row_per_set_and_help_exits_cleanly() {
         "{err}"
     );
 }
+
+/// An early position can take hours: --max-nodes gives it up with a message naming the limit
+/// and the bounds proven so far, the other lines are still solved, and the status says so.
+#[test]
+fn solve_gives_up_a_position_at_max_nodes_and_goes_on() {
+    let (code, out, err) = ferrum(&["connect4", "solve", "--max-nodes", "100000"], "4\n4455\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        out.starts_with("4455 18 ") && out.lines().count() == 1,
+        "{out}"
+    );
+    assert!(
+        err.contains(
+            "ferrum: stdin line 1 (4): not solved, gave up at --max-nodes 100000 after 100000 nodes"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("score between "), "{err}");
+    assert!(
+        err.contains("connect4 solve: 1 position(s) not solved within the limits"),
+        "{err}"
+    );
+}
+
+/// --progress prints where the solve stands every S seconds on stderr, and --time gives up
+/// after S seconds.
+#[test]
+fn solve_shows_progress_and_gives_up_at_its_time() {
+    let started = std::time::Instant::now();
+    let (code, out, err) = ferrum(
+        &["connect4", "solve", "--time", "1", "--progress", "0.2"],
+        "4\n",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let progress = err
+        .lines()
+        .filter(|l| l.starts_with("connect4 solve: stdin line 1 (4): ") && l.contains(" nodes in "))
+        .count();
+    assert!(progress >= 1, "{err}");
+    assert!(
+        err.contains("not solved, gave up at --time 1 after "),
+        "{err}"
+    );
+    // Given up, not solved: the empty board's neighbours take far longer than this.
+    assert!(started.elapsed().as_secs() < 60);
+}

@@ -175,6 +175,28 @@ fn too_large_a_tree_is_refused() {
     assert!(e.contains("more than 50 nodes"), "{e}");
 }
 
+/// The command's own defaults (the start position, 3 plies, alpha-beta, 3 moves a node) draw
+/// a tree within the default --max-nodes, and its legend counts the nodes visited.
+#[test]
+fn the_command_with_no_flags_draws_the_start_position() {
+    let exe = env!("CARGO_BIN_EXE_ferrum");
+    let out = Command::new(exe).args(["tree"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = String::from_utf8_lossy(&out.stdout);
+    assert!(roxmltree::Document::parse(&svg).is_ok());
+    // Three moves a node: at most 1 + 3 + 9 + 27 nodes.
+    let (same, _) = chess_picture(None, settings(Algorithm::AlphaBeta, 3, Some(3))).unwrap();
+    assert!(same.nodes <= 40, "{}", same.nodes);
+    assert!(
+        svg.contains(&format!("Nodes visited: {} by alpha-beta", same.nodes)),
+        "{svg}"
+    );
+}
+
 #[test]
 fn the_command_answers_help_and_writes_svg() {
     let exe = env!("CARGO_BIN_EXE_ferrum");

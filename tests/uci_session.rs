@@ -648,3 +648,71 @@ fn eval_on_the_prompt_reports_terms_as_info_strings() {
     );
     s.is_ready();
 }
+
+/// `help` at the prompt answers with plain lines naming the commands, and the session goes on.
+#[test]
+fn help_lists_the_commands_and_the_session_goes_on() {
+    let mut s = Session::start();
+    s.send("help");
+    s.send("isready");
+    let lines = s.expect_prefix("readyok");
+    assert!(lines[0].starts_with("Ferrum "), "{lines:?}");
+    for word in ["uci", "isready", "position", "go", "bench", "perft", "help"] {
+        let prefix = format!("  {word}");
+        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{lines:?}");
+    }
+    s.quit();
+}
+
+/// `ferrum --hce` speaks UCI with the hand-written evaluation: `UseNNUE` is advertised as
+/// false and the search is the one `setoption name UseNNUE value false` gives.
+#[test]
+fn hce_flag_starts_with_the_hand_written_evaluation() {
+    let search = |args: &[&str], setup: &[&str]| {
+        let mut s = Session::start_with(args);
+        s.send("uci");
+        let handshake = s.expect_prefix("uciok");
+        for line in setup {
+            s.send(line);
+        }
+        s.send("go depth 6");
+        let (lines, _) = s.bestmove();
+        s.quit();
+        (handshake, reported_nodes(&lines))
+    };
+    let (handshake, hce) = search(&["--hce"], &[]);
+    assert!(handshake.contains(&"option name UseNNUE type check default false".to_string()));
+    let (_, off) = search(&[], &["setoption name UseNNUE value false"]);
+    let (_, nnue) = search(&[], &[]);
+    assert_eq!(hce, off);
+    assert_ne!(hce, nnue);
+}
+
+/// `UCI_ShowWDL` off (the default) leaves `info` lines as they were; on, every line with a
+/// score carries `wdl W D L` right after it, per mille, summing to 1000.
+#[test]
+fn show_wdl_adds_win_draw_loss_to_every_scored_info_line() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4");
+    s.send("go depth 6");
+    let (plain, _) = s.bestmove();
+    assert!(plain.iter().all(|l| !l.contains(" wdl ")), "{plain:?}");
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("go depth 6");
+    let (lines, _) = s.bestmove();
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for line in scored {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let at = t.iter().position(|w| *w == "wdl").expect("wdl in the line");
+        // `score cp N` or `score mate N` just before it.
+        assert_eq!(t[at - 3], "score", "{line}");
+        let sum: u32 = t[at + 1..at + 4]
+            .iter()
+            .map(|v| v.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(sum, 1000, "{line}");
+        assert_eq!(t[at + 4], "nodes", "{line}");
+    }
+    s.quit();
+}

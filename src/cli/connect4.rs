@@ -1,20 +1,24 @@
 //! `ferrum connect4`: `solve` scores positions read a line at a time (or every column with
 //! `--analyze`), `bench` solves test sets and compares with their expected scores. A bad
 //! line is reported on stderr with its number and the run goes on; `solve` then exits non-zero.
+//! `solve` shows its progress on stderr and may be bounded per position (nodes, seconds).
 
-use std::io::{BufRead, BufReader, Write};
+use std::cell::RefCell;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::Path;
-use std::time::Instant;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
 use super::progress;
 use crate::connect4::sets::{SetResult, bench_set_with, parse_line};
-use crate::connect4::solver::Solver;
+use crate::connect4::solver::{Progress, Solver, Watch};
 use crate::connect4::table::DEFAULT_BITS;
 
 /// The two forms, as the help's usage line.
-pub const USAGE: &str = "ferrum connect4 solve [FILE] [--analyze] [--table-bits B]
+pub const USAGE: &str = "ferrum connect4 solve [FILE] [--analyze] [--table-bits B] [--max-nodes N]
+                             [--time S] [--progress [S]]
        ferrum connect4 bench FILE... [--repeat N] [--table-bits B]";
 
 #[derive(Args, Debug)]
@@ -34,7 +38,9 @@ pub enum Connect4Command {
         each column 1-7 ('-' for a full one). Scores are for the side to move: 22 minus the \
         stones the winner has played when it wins, negative when the side to move loses, 0 a \
         draw. A bad line is reported on stderr with its number and the run goes on; the exit \
-        status is then non-zero."
+        status is then non-zero. Early positions can take hours (the empty board is the \
+        hardest): progress goes to stderr, and --max-nodes or --time give up a position \
+        (reported on stderr with the bounds proven so far; the exit status is then non-zero)."
     )]
     Solve(SolveArgs),
     /// Solve test sets and compare with their expected scores
@@ -58,6 +64,94 @@ pub struct SolveArgs {
     pub analyze: bool,
     #[command(flatten)]
     pub table: TableArgs,
+    /// Give up a position after N nodes
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+    /// Give up a position after S seconds
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub time: Option<f64>,
+    /// A progress line on stderr every S seconds (5 without S); by default every 5 s when
+    /// stderr is a terminal, none otherwise
+    #[arg(long, value_name = "S", num_args = 0..=1, default_missing_value = "5",
+          value_parser = seconds)]
+    pub progress: Option<f64>,
+}
+
+// A number of seconds above zero (and below a century, so a Duration holds it).
+fn seconds(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(s) if s > 0.0 && s < 3.2e9 => Ok(s),
+        _ => Err(format!("'{v}' is not a positive number of seconds")),
+    }
+}
+
+/// The watch is called this many nodes apart (fewer under a smaller --max-nodes): about a
+/// tenth of a second of solving at most, cheap next to the nodes between calls.
+const WATCH_EVERY: u64 = 1 << 20;
+
+/// Progress lines come this many seconds apart when stderr is a terminal.
+const PROGRESS_SECONDS: f64 = 5.0;
+
+/// How one position's solve is bounded and shown.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    max_nodes: Option<u64>,
+    time: Option<Duration>,
+    progress: Option<Duration>,
+}
+
+/// Why a solve was given up, and how far it had come.
+#[derive(Clone, Debug)]
+struct GaveUp {
+    limit: String,
+    progress: Progress,
+    elapsed: Duration,
+}
+
+/// The watch for one position (`what` names it in progress lines): progress lines as
+/// `bounds` asks, a stop at its limits (recorded in `gave_up`).
+fn watch(
+    what: String,
+    bounds: Bounds,
+    analyze: bool,
+    gave_up: Rc<RefCell<Option<GaveUp>>>,
+) -> Watch {
+    let start = Instant::now();
+    let mut shown = start;
+    Box::new(move |p: &Progress| {
+        let now = Instant::now();
+        let elapsed = now - start;
+        let limit = match (bounds.max_nodes, bounds.time) {
+            (Some(n), _) if p.nodes >= n => Some(format!("--max-nodes {n}")),
+            (_, Some(t)) if elapsed >= t => Some(format!("--time {}", t.as_secs_f64())),
+            _ => None,
+        };
+        if let Some(limit) = limit {
+            *gave_up.borrow_mut() = Some(GaveUp {
+                limit,
+                progress: *p,
+                elapsed,
+            });
+            return false;
+        }
+        if bounds.progress.is_some_and(|every| now - shown >= every) {
+            shown = now;
+            eprintln!("connect4 solve: {what}: {}", describe(p, elapsed, analyze));
+        }
+        true
+    })
+}
+
+/// "52428800 nodes in 3.1 s (16.9M nodes/s), score between -2 and 5" (no bounds for
+/// --analyze, whose solves are of the columns' positions).
+fn describe(p: &Progress, elapsed: Duration, analyze: bool) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = p.nodes as f64 / secs.max(1e-9) / 1e6;
+    let mut text = format!("{} nodes in {secs:.1} s ({rate:.1}M nodes/s)", p.nodes);
+    if !analyze {
+        text += &format!(", score between {} and {}", p.low, p.high);
+    }
+    text
 }
 
 #[derive(Args, Debug)]
@@ -104,6 +198,16 @@ fn solve_command(args: SolveArgs) -> Result<(), String> {
     let mut solver = Solver::with_table_bits(args.table.table_bits);
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
+    let mut unsolved = 0;
+    let progress = args
+        .progress
+        .or(std::io::stderr().is_terminal().then_some(PROGRESS_SECONDS));
+    let bounds = Bounds {
+        max_nodes: args.max_nodes,
+        time: args.time.map(Duration::from_secs_f64),
+        progress: progress.map(Duration::from_secs_f64),
+    };
+    let watched = bounds.max_nodes.is_some() || bounds.time.is_some() || progress.is_some();
     for (i, line) in input.lines().enumerate() {
         let line = line.map_err(|e| format!("cannot read '{name}': {e}"))?;
         let pos = match parse_line(&line, false) {
@@ -116,6 +220,13 @@ fn solve_command(args: SolveArgs) -> Result<(), String> {
             }
         };
         let moves = line.split_whitespace().next().unwrap_or("");
+        let what = format!("{name} line {} ({moves})", i + 1);
+        let gave_up = Rc::new(RefCell::new(None));
+        if watched {
+            let every = bounds.max_nodes.map_or(WATCH_EVERY, |n| n.min(WATCH_EVERY));
+            let w = watch(what.clone(), bounds, analyze, Rc::clone(&gave_up));
+            solver.set_watch(every, w);
+        }
         solver.reset();
         let text = if analyze {
             let scores = solver.analyze(&pos);
@@ -130,15 +241,35 @@ fn solve_command(args: SolveArgs) -> Result<(), String> {
             let micros = start.elapsed().as_micros();
             format!("{moves} {score} {} {micros}", solver.nodes())
         };
+        if solver.stopped() {
+            if let Some(g) = gave_up.borrow().as_ref() {
+                eprintln!(
+                    "ferrum: {what}: not solved, gave up at {} after {}",
+                    g.limit,
+                    describe(&g.progress, g.elapsed, analyze)
+                );
+            }
+            unsolved += 1;
+            continue;
+        }
         // A closed pipe (`| head`) ends the run quietly.
         if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
             break;
         }
     }
     // The good lines are all answered; the status tells a script that some were not.
-    match bad {
-        0 => Ok(()),
-        n => Err(format!("connect4 solve: {n} bad line(s) in {name}")),
+    let mut problems = Vec::new();
+    if bad > 0 {
+        problems.push(format!("{bad} bad line(s) in {name}"));
+    }
+    if unsolved > 0 {
+        problems.push(format!(
+            "{unsolved} position(s) not solved within the limits"
+        ));
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(format!("connect4 solve: {}", problems.join("; "))),
     }
 }
 
@@ -214,6 +345,36 @@ pub fn format_micros(us: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_and_progress_are_checked_and_described() {
+        assert!(seconds("0.5").is_ok() && seconds("0").is_err() && seconds("x").is_err());
+        let p = Progress {
+            nodes: 3_000_000,
+            low: -2,
+            high: 5,
+        };
+        let two = Duration::from_secs(2);
+        assert_eq!(
+            describe(&p, two, false),
+            "3000000 nodes in 2.0 s (1.5M nodes/s), score between -2 and 5"
+        );
+        assert_eq!(
+            describe(&p, two, true),
+            "3000000 nodes in 2.0 s (1.5M nodes/s)"
+        );
+        let gave_up = Rc::new(RefCell::new(None));
+        let bounds = Bounds {
+            max_nodes: Some(1000),
+            time: None,
+            progress: None,
+        };
+        let mut w = watch("x".to_string(), bounds, false, Rc::clone(&gave_up));
+        assert!(w(&Progress { nodes: 999, ..p }));
+        assert!(gave_up.borrow().is_none());
+        assert!(!w(&Progress { nodes: 1000, ..p }));
+        assert_eq!(gave_up.borrow().as_ref().unwrap().limit, "--max-nodes 1000");
+    }
 
     #[test]
     fn times_read_in_the_unit_that_fits() {

@@ -5,23 +5,32 @@ pub mod chess;
 pub mod connect4;
 pub mod data;
 pub mod progress;
+pub mod spsa;
 pub mod train;
 pub mod tree;
 
 use clap::{Parser, Subcommand};
 
+use crate::uci::options::Options;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ferrum",
-    version,
+    // `ferrum --version` says what the UCI `id name` says: "Ferrum 0.2.0 (b89bfb8)".
+    display_name = "Ferrum",
+    version = env!("FERRUM_VERSION"),
     about = "Ferrum, a UCI chess engine",
     long_about = "Ferrum, a UCI chess engine. Without a subcommand it speaks UCI on stdin and \
                   stdout (what chess GUIs run); the subcommands are the engine's own instruments.",
-    after_help = "Run 'ferrum <COMMAND> --help' for the flags of a command."
+    after_help = "Run 'ferrum <COMMAND> --help' for the flags of a command.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Speak UCI with the hand-written evaluation (the option UseNNUE starts false)
+    #[arg(long)]
+    pub hce: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -55,12 +64,20 @@ pub enum Command {
     Connect4(connect4::Connect4Args),
     /// Draw the tree a search visits as SVG
     Tree(tree::TreeArgs),
+    /// Print the search parameters as OpenBench's SPSA input ("name, int, value, min, max,
+    /// c_end, r_end"; c_end a twentieth of the range, at least 1; r_end 0.002), the on/off
+    /// switches left out; a tune runs on the tuning build (`make TUNE=1`)
+    SpsaInputs,
 }
 
 /// Runs the command line's choice: the UCI loop when no subcommand is given.
 pub fn run(cli: Cli) -> Result<(), String> {
     let Some(command) = cli.command else {
-        crate::uci::stdin::run();
+        let defaults = Options {
+            use_nnue: !cli.hce,
+            ..Options::default()
+        };
+        crate::uci::stdin::run(defaults);
         return Ok(());
     };
     match command {
@@ -74,6 +91,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Train(a) => train::run(a),
         Command::Connect4(a) => connect4::run(a),
         Command::Tree(a) => tree::run(a),
+        Command::SpsaInputs => spsa::run(),
     }
 }
 
@@ -95,6 +113,17 @@ mod tests {
         let probe = Cli::try_parse_from(["ferrum", "probe", "8/8/8/8/8/8/8/K1k5", "w", "-", "-"]);
         assert!(matches!(probe.unwrap().command, Some(Command::Tb(t)) if t.fen.len() == 4));
         assert!(Cli::try_parse_from(["ferrum", "bench", "0"]).is_err());
+    }
+
+    #[test]
+    fn hce_alone_means_uci_with_the_hand_written_evaluation() {
+        let cli = Cli::try_parse_from(["ferrum", "--hce"]).unwrap();
+        assert!(cli.hce && cli.command.is_none());
+        assert!(!Cli::try_parse_from(["ferrum"]).unwrap().hce);
+        // A subcommand's own --hce is the subcommand's; before it, it is refused.
+        let bench = Cli::try_parse_from(["ferrum", "bench", "--hce"]).unwrap();
+        assert!(matches!(bench.command, Some(Command::Bench(b)) if b.net.hce));
+        assert!(Cli::try_parse_from(["ferrum", "--hce", "bench"]).is_err());
     }
 
     #[test]

@@ -33,7 +33,8 @@ pub struct TreeArgs {
     /// Plies to search
     #[arg(long, value_name = "D", default_value_t = 3, value_parser = positive::<u32>)]
     pub depth: u32,
-    /// Search only the first N moves of each node
+    /// Search only the first N moves of each node (default: 3 for chess, so that the default
+    /// tree fits under --max-nodes; every move for Connect-Four)
     #[arg(long, value_name = "N", value_parser = positive::<usize>)]
     pub max_moves: Option<usize>,
     /// Refuse trees larger than N nodes
@@ -44,12 +45,17 @@ pub struct TreeArgs {
     pub out: Option<String>,
 }
 
+/// Moves kept per chess node when `--max-moves` is not given: the start position's full tree
+/// of 3 plies is thousands of nodes, far over the default `--max-nodes`.
+pub const CHESS_MAX_MOVES: usize = 3;
+
 /// Runs `ferrum tree`.
 pub fn run(args: TreeArgs) -> Result<(), String> {
+    let default_moves = args.connect4.is_none().then_some(CHESS_MAX_MOVES);
     let settings = Settings {
         algorithm: args.algorithm,
         depth: args.depth,
-        max_moves: args.max_moves,
+        max_moves: args.max_moves.or(default_moves),
         max_nodes: args.max_nodes,
     };
     let (picture, style) = match &args.connect4 {

@@ -1,6 +1,7 @@
 //! The Connect-Four solver: null-window searches (the generic driver of `crate::negamax`)
 //! over a specialised alpha-beta that never plays into an immediate loss, clamps its window
 //! to the scores still reachable, keeps bounds in a table and tries threatening moves first.
+//! A watch, when set, sees its progress every so many nodes and may stop it.
 
 use super::position::{CELLS, Position, WIDTH, loss_score, win_now_score};
 use super::table::{DEFAULT_BITS, Known, Table};
@@ -13,9 +14,30 @@ const ETC_MIN_EMPTY: u32 = 6;
 /// Columns from the centre out: central stones take part in more lines.
 const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
+/// What a watch sees of a solve under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions searched since the last reset.
+    pub nodes: u64,
+    /// The score of the position being solved is proven to lie in [low, high].
+    pub low: i32,
+    pub high: i32,
+}
+
+/// Called every so many nodes with the progress; `false` stops the solve.
+pub type Watch = Box<dyn FnMut(&Progress) -> bool>;
+
 pub struct Solver {
     table: Table,
     nodes: u64,
+    /// The watch and how many nodes apart it is called.
+    watch: Option<(u64, Watch)>,
+    /// The node count at which the watch is next called (never without one; at once, for
+    /// every node, once stopped).
+    next_check: u64,
+    stopped: bool,
+    /// The bounds proven so far on the score of the position `solve` was given.
+    bounds: (i32, i32),
 }
 
 impl Default for Solver {
@@ -35,13 +57,34 @@ impl Solver {
         Solver {
             table: Table::new(bits),
             nodes: 0,
+            watch: None,
+            next_check: u64::MAX,
+            stopped: false,
+            bounds: (0, 0),
         }
     }
 
-    /// Forgets the table and the node count, so the next position is solved from scratch.
+    /// Forgets the table, the node count and a stop, so the next position is solved from
+    /// scratch (the watch stays).
     pub fn reset(&mut self) {
         self.table.reset();
         self.nodes = 0;
+        self.stopped = false;
+        self.next_check = self.watch.as_ref().map_or(u64::MAX, |(every, _)| *every);
+    }
+
+    /// Calls `watch` every `every` nodes from now on (replacing any watch, and forgetting
+    /// a stop); once it answers `false` the solve stops and `stopped()` says so.
+    pub fn set_watch(&mut self, every: u64, watch: Watch) {
+        let every = every.max(1);
+        self.watch = Some((every, watch));
+        self.stopped = false;
+        self.next_check = self.nodes.saturating_add(every);
+    }
+
+    /// Whether the watch stopped the search: the scores since the last reset mean nothing.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Positions searched since the last reset.
@@ -50,7 +93,8 @@ impl Solver {
     }
 
     /// The exact score of `pos` for the side to move: 22 minus the winner's stones at the
-    /// end of the game (negative when the side to move loses), 0 for a draw.
+    /// end of the game (negative when the side to move loses), 0 for a draw; meaningless
+    /// when the watch stopped the search (see `stopped`).
     pub fn solve(&mut self, pos: &Position) -> i32 {
         if pos.is_lost() {
             return loss_score(pos.moves());
@@ -64,11 +108,45 @@ impl Solver {
         // The opponent wins with its next stone at worst; we cannot win with ours.
         let min = -((CELLS - pos.moves()) as i32 / 2);
         let max = (CELLS - 1 - pos.moves()) as i32 / 2;
-        let found = null_window(min, max, split, |m| Some(self.search(pos, m, m + 1)));
-        let Some(score) = found else {
-            unreachable!("the solver's probes always answer")
+        self.bounds = (min, max);
+        let found = null_window(min, max, split, |m| {
+            let value = self.search(pos, m, m + 1);
+            if self.stopped {
+                return None;
+            }
+            // What the driver learns from the probe, kept for the watch to show.
+            if value > m {
+                self.bounds.0 = value.min(max);
+            } else {
+                self.bounds.1 = value.max(min);
+            }
+            Some(value)
+        });
+        // Only a stop leaves the driver without an answer.
+        found.unwrap_or(0)
+    }
+
+    /// Whether the search must unwind now: calls the watch when its turn has come.
+    #[cold]
+    fn stop_now(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let Some((every, watch)) = self.watch.as_mut() else {
+            self.next_check = u64::MAX;
+            return false;
         };
-        score
+        let progress = Progress {
+            nodes: self.nodes,
+            low: self.bounds.0,
+            high: self.bounds.1,
+        };
+        if watch(&progress) {
+            self.next_check = self.nodes.saturating_add(*every);
+        } else {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// The score of playing each column (None for a full one or a finished game).
@@ -96,6 +174,9 @@ impl Solver {
     /// at once (the caller made sure), and the last move did not win.
     fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes >= self.next_check && self.stop_now() {
+            return 0;
+        }
         let candidates = pos.non_losing_moves();
         let moves = pos.moves();
         if candidates == 0 {
@@ -226,6 +307,51 @@ mod tests {
         assert_eq!(solve("4455"), 18);
         // "44455554221": whatever the side to move plays, the opponent wins with its 7th.
         assert_eq!(solve("44455554221"), -15);
+    }
+
+    /// A watch that never stops changes nothing (score and nodes); one that stops is obeyed
+    /// within its interval, sees proven bounds around the true score, and a reset clears
+    /// the stop.
+    #[test]
+    fn a_watch_sees_the_progress_and_can_stop_the_solve() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        let pos = Position::from_moves("4455").unwrap();
+        // 16176 nodes from a fresh table (Test_L1_R1).
+        let hard = Position::from_moves("32164625").unwrap();
+        let mut plain = Solver::new();
+        let score = plain.solve(&hard);
+        let mut watched = Solver::new();
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let log = Rc::clone(&seen);
+        watched.set_watch(
+            1000,
+            Box::new(move |p| {
+                log.borrow_mut().push(*p);
+                true
+            }),
+        );
+        assert_eq!(watched.solve(&hard), score);
+        assert_eq!(watched.nodes(), plain.nodes());
+        assert!(!watched.stopped());
+        let seen = seen.borrow();
+        assert_eq!(seen.len() as u64, plain.nodes() / 1000);
+        for (i, p) in seen.iter().enumerate() {
+            assert_eq!(p.nodes, 1000 * (i as u64 + 1));
+            assert!(p.low <= score && score <= p.high, "{p:?}");
+        }
+
+        let mut stopping = Solver::new();
+        stopping.set_watch(500, Box::new(|p| p.nodes < 2000));
+        stopping.solve(&hard);
+        assert!(stopping.stopped());
+        // The stop at 2000 nodes unwinds the search at once: each node on the path only
+        // visits its remaining children, which return at their first step.
+        let most = 2000 + (WIDTH * CELLS as usize) as u64;
+        assert!(stopping.nodes() <= most, "{}", stopping.nodes());
+        stopping.reset();
+        assert!(!stopping.stopped());
+        assert_eq!(stopping.solve(&pos), 18);
     }
 
     #[test]

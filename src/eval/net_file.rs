@@ -1,5 +1,6 @@
 //! Where the NNUE comes from: the net compiled into the binary (`nets/default.bin`, see
-//! `nets/README.md` for its recipe) or a net file named by `EvalFile` or `--eval-file`.
+//! `nets/README.md` for its recipe, or the file `EVALFILE` named at build time: `build.rs`)
+//! or a net file named by `EvalFile` or `--eval-file`.
 
 use std::sync::Arc;
 
@@ -10,7 +11,10 @@ use super::nnue::Network;
 /// The `EvalFile` value that selects the net compiled into the binary.
 pub const EMBEDDED: &str = "<embedded>";
 
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/default.bin");
+/// The absolute path of the net file compiled in (`build.rs` chose it).
+pub const EMBEDDED_PATH: &str = env!("FERRUM_EVALFILE");
+
+static EMBEDDED_BYTES: &[u8] = include_bytes!(env!("FERRUM_EVALFILE"));
 
 /// A net ready for the search (shared read-only by its threads) and where it came from.
 #[derive(Clone, Debug)]

@@ -20,10 +20,15 @@ use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::{self, TranspositionTable};
 use crate::uci::options::{self, Change, Options};
-use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
+use crate::uci::output::{
+    NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, help_lines, info_line,
+};
 use crate::uci::parse::Command;
+use crate::uci::wdl;
 
-pub const NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
+/// "Ferrum 0.2.0 (b89bfb8)": the version and the commit built (`build.rs`; the version alone
+/// when built outside a git clone), so a tester knows which build played.
+pub const NAME: &str = concat!("Ferrum ", env!("FERRUM_VERSION"));
 pub const AUTHOR: &str = "the Ferrum developers";
 
 /// A command with the stop/ponderhit counters as they were when its line was read.
@@ -45,12 +50,17 @@ pub struct Engine {
     running: Option<Done>,
     /// The NNUE (`EvalFile`), used when `UseNNUE` is on; None only if no net could be read.
     net: Option<LoadedNet>,
+    /// The options as the engine started (what `uci` advertises as defaults).
+    defaults: Options,
 }
 
 impl Engine {
-    pub fn new(out: Out) -> Result<Engine, String> {
-        let options = Options::default();
+    /// An engine whose options start as `defaults` (`Options::default()`, or with `UseNNUE`
+    /// off for `ferrum --hce`).
+    pub fn new(out: Out, defaults: Options) -> Result<Engine, String> {
+        let options = defaults.clone();
         Ok(Engine {
+            defaults,
             out,
             game: Game::default(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)?),
@@ -83,7 +93,7 @@ impl Engine {
         log::debug!("<< {:?}", msg.command);
         match msg.command {
             Command::Uci => {
-                for line in handshake_lines(NAME, AUTHOR, options::option_lines()) {
+                for line in handshake_lines(NAME, AUTHOR, options::option_lines(&self.defaults)) {
                     self.out.line(&line);
                 }
             }
@@ -132,6 +142,11 @@ impl Engine {
                 self.out.info_string(&format!("fen {fen}"));
                 self.out
                     .info_string(&format!("key {:016x}", self.game.key()));
+            }
+            Command::Help => {
+                for line in help_lines(NAME) {
+                    self.out.line(&line);
+                }
             }
             Command::Eval => {
                 for line in eval::report(&self.game.pos) {
@@ -187,6 +202,7 @@ impl Engine {
             Ok(Change::LimitStrength(on)) => self.options.limit_strength = on,
             Ok(Change::Elo(elo)) => self.options.elo = elo,
             Ok(Change::UseNnue(on)) => self.set_use_nnue(on),
+            Ok(Change::ShowWdl(on)) => self.options.show_wdl = on,
             Ok(Change::EvalFile(spec)) => self.load_net(&spec),
             Ok(Change::Tuned) => {}
             Ok(Change::Chess960(on)) => {
@@ -384,12 +400,17 @@ impl Engine {
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
+        let wdl_material = self
+            .options
+            .show_wdl
+            .then(|| wdl::material(self.game.pos.board()));
         let started = self.run_on_pool(move |td, helpers| {
             let setup = SearchSetup {
                 td,
                 helpers,
                 overhead,
                 strength,
+                wdl_material,
             };
             search_and_report(&job, setup, &out, token)
         });
@@ -406,6 +427,8 @@ pub struct SearchSetup<'a> {
     pub overhead: i64,
     /// Play below full strength: choose among the root lines (see `strength.rs`).
     pub strength: Option<Strength>,
+    /// The root's material when `info` lines carry `wdl` (`UCI_ShowWDL`).
+    pub wdl_material: Option<i32>,
 }
 
 /// Replaces the result's move, score and line by one of the last iteration's lines, chosen
@@ -450,7 +473,7 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
     let result = catch_unwind(AssertUnwindSafe(|| {
         driver::search_pool(job, helpers, &clock, td, &mut |it| {
             if setup.strength.is_none() || it.multipv == 1 {
-                out.line(&info_line(it, mode));
+                out.line(&info_line(it, mode, setup.wdl_material));
             }
         })
     }));
@@ -461,7 +484,7 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
             if let Some(strength) = setup.strength {
                 choose_weaker_line(&mut r, strength, game.key());
             }
-            out.line(&info_line(&r.shown(&r.last), mode));
+            out.line(&info_line(&r.shown(&r.last), mode, setup.wdl_material));
             out.line(&bestmove_line(r.best, r.ponder, mode));
         }
         Err(payload) => {

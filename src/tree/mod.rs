@@ -160,7 +160,7 @@ pub fn record<G: Game>(game: G, settings: Settings) -> Result<Picture, String> {
     let Some(value) = value else {
         return Err(if effort.nodes >= settings.max_nodes {
             format!(
-                "the tree has more than {} nodes: lower --depth or set --max-moves",
+                "the tree has more than {} nodes: lower --depth or --max-moves, or raise --max-nodes",
                 settings.max_nodes
             )
         } else {

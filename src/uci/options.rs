@@ -33,6 +33,8 @@ pub struct Options {
     pub elo: u32,
     /// Evaluate with the NNUE instead of the hand-written evaluation.
     pub use_nnue: bool,
+    /// `UCI_ShowWDL`: `info` lines with a score also carry `wdl W D L` (see `wdl.rs`).
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             limit_strength: false,
             elo: strength::ELO_DEFAULT,
             use_nnue: true,
+            show_wdl: false,
         }
     }
 }
@@ -69,14 +72,17 @@ pub enum Change {
     LimitStrength(bool),
     Elo(u32),
     UseNnue(bool),
+    ShowWdl(bool),
     /// A net file's path, or `<embedded>` for the net compiled into the binary.
     EvalFile(String),
     /// A search parameter was set (tuning builds only).
     Tuned,
 }
 
-/// The `option` lines sent in answer to `uci`.
-pub fn option_lines() -> Vec<String> {
+/// The `option` lines sent in answer to `uci`, with the defaults the engine started with
+/// (`ferrum --hce` starts with `UseNNUE` false, and says so, so a GUI that sends every
+/// option's default keeps it).
+pub fn option_lines(defaults: &Options) -> Vec<String> {
     let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
         name: name.to_string(),
         default: Some(default),
@@ -125,7 +131,8 @@ pub fn option_lines() -> Vec<String> {
             i64::from(strength::ELO_MIN),
             i64::from(strength::ELO_MAX),
         ),
-        check("UseNNUE", Options::default().use_nnue),
+        check("UCI_ShowWDL", defaults.show_wdl),
+        check("UseNNUE", defaults.use_nnue),
         UciOptionConfig::String {
             name: "EvalFile".to_string(),
             default: Some(net_file::EMBEDDED.to_string()),
@@ -184,6 +191,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
         "ponder" => check_value("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
         "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
+        "uci_showwdl" => check_value("UCI_ShowWDL", value).map(Change::ShowWdl),
         "uci_elo" => spin_value(
             "UCI_Elo",
             value,
@@ -242,7 +250,7 @@ mod tests {
 
     #[test]
     fn advertised_options_are_well_formed() {
-        let lines = option_lines();
+        let lines = option_lines(&Options::default());
         assert!(
             lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
         );
@@ -255,12 +263,23 @@ mod tests {
             )
         );
         assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
+        assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
         assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
         assert!(
             lines.contains(
                 &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
             )
         );
+    }
+
+    #[test]
+    fn the_advertised_defaults_are_those_the_engine_started_with() {
+        let hce = Options {
+            use_nnue: false,
+            ..Options::default()
+        };
+        let lines = option_lines(&hce);
+        assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
     }
 
     #[test]
@@ -287,6 +306,7 @@ mod tests {
                 Change::LimitStrength(false),
             ),
             ("UCI_Elo", Some("1600"), Change::Elo(1600)),
+            ("UCI_ShowWDL", Some("true"), Change::ShowWdl(true)),
             ("UseNNUE", Some("false"), Change::UseNnue(false)),
             (
                 "EvalFile",
@@ -294,7 +314,7 @@ mod tests {
                 Change::EvalFile("n.bin".to_string()),
             ),
         ];
-        let advertised: Vec<String> = option_lines()
+        let advertised: Vec<String> = option_lines(&Options::default())
             .iter()
             .filter_map(|l| {
                 let rest = l.strip_prefix("option name ")?;

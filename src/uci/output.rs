@@ -10,6 +10,7 @@ use vampirc_uci::{Duration, Serializable, UciInfoAttribute, UciMessage, UciPiece
 
 use crate::search::driver::Iteration;
 use crate::search::score::{UciScore, to_uci};
+use crate::uci::wdl;
 
 /// The one place stdout is written from; lines from different threads never interleave.
 #[derive(Clone)]
@@ -46,6 +47,33 @@ pub const READYOK: &str = "readyok";
 
 /// The report before a `bestmove` that no search stands behind (fastchess wants a score).
 pub const NO_SEARCH_INFO: &str = "info depth 0 score cp 0";
+
+/// The answer to `help` (a person typing at the prompt; GUIs never send it): plain lines, as
+/// other engines answer, naming the commands and where the rest is described.
+pub fn help_lines(name: &str) -> Vec<String> {
+    let first =
+        format!("{name}, a UCI chess engine: chess GUIs speak to it in UCI on stdin and stdout.");
+    let rest = [
+        "Commands:",
+        "  uci                 name, author and the options (option lines), then uciok",
+        "  isready             readyok once earlier commands are done",
+        "  setoption name N [value V]   set an option (see the uci answer)",
+        "  ucinewgame          forget the previous game (clear the hash table)",
+        "  position startpos|fen FEN [moves M1 M2 ...]",
+        "  go [depth D] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS",
+        "     movestogo N] [mate N] [searchmoves M ...] [ponder] [infinite]",
+        "  stop, ponderhit, quit",
+        "  d                   the position's FEN and key",
+        "  eval                the evaluation of the position, term by term",
+        "  bench [D]           search the bench positions (depth 10); last line: nodes and nps",
+        "  perft D             count the leaves of the move tree, move by move (or go perft D)",
+        "  help                this list",
+        "Outside UCI: 'ferrum --help' lists the subcommands (bench, perft, epd, datagen, ...).",
+    ];
+    std::iter::once(first)
+        .chain(rest.into_iter().map(str::to_string))
+        .collect()
+}
 
 /// The answer to `uci`: the engine's name and author, its `option` lines, then `uciok`.
 pub fn handshake_lines(name: &str, author: &str, options: Vec<String>) -> Vec<String> {
@@ -91,8 +119,10 @@ fn vampirc_move(m: UciMove) -> Option<vampirc_uci::UciMove> {
     Some(out)
 }
 
-/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time [tbhits ..] pv ..`.
-pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
+/// `info depth .. seldepth .. score .. [wdl W D L] nodes .. nps .. hashfull .. time [tbhits ..]
+/// pv ..`; `wdl` (as Stockfish places it) when `wdl_material` gives the root's material
+/// (`UCI_ShowWDL` on).
+pub fn info_line(it: &Iteration, mode: CastlingMode, wdl_material: Option<i32>) -> String {
     let (cp, mate) = match to_uci(it.score) {
         UciScore::Cp(c) => (Some(c), None),
         UciScore::Mate(m) => (None, Some(m.clamp(-127, 127) as i8)),
@@ -103,7 +133,7 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         .iter()
         .filter_map(|m| vampirc_move(m.to_uci(mode)))
         .collect();
-    let mut attributes = vec![
+    let head = vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
         UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
         UciInfoAttribute::MultiPv(it.multipv.clamp(1, 256) as u16),
@@ -113,6 +143,8 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
             lower_bound: None,
             upper_bound: None,
         },
+    ];
+    let mut attributes = vec![
         UciInfoAttribute::Nodes(it.nodes),
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
@@ -122,7 +154,14 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         attributes.push(UciInfoAttribute::TbHits(hits));
     }
     attributes.push(UciInfoAttribute::Pv(pv));
-    UciMessage::Info(attributes).serialize()
+    // vampirc-uci has no `wdl`: the line is written in two parts with it between them.
+    let mut line = UciMessage::Info(head).serialize();
+    if let Some(m) = wdl_material {
+        let [w, d, l] = wdl::wdl(it.score, m);
+        line += &format!(" wdl {w} {d} {l}");
+    }
+    let rest = UciMessage::Info(attributes).serialize();
+    line + rest.strip_prefix("info").unwrap_or(&rest)
 }
 
 /// `bestmove e2e4 ponder e7e5`, or `bestmove 0000` when there is no legal move (which
@@ -158,13 +197,28 @@ mod tests {
             tbhits: None,
             pv: vec![m],
         };
-        let line = info_line(&it, CastlingMode::Standard);
+        let line = info_line(&it, CastlingMode::Standard, None);
         assert_eq!(
             line,
             format!(
                 "info depth 5 seldepth 9 multipv 1 score mate -2 nodes 5000 nps 20000 hashfull 12 time 250 pv {}",
                 m.to_uci(CastlingMode::Standard)
             )
+        );
+        // With UCI_ShowWDL, `wdl` follows the score: being mated is a certain loss.
+        let line = info_line(&it, CastlingMode::Standard, Some(78));
+        assert!(
+            line.starts_with(
+                "info depth 5 seldepth 9 multipv 1 score mate -2 wdl 0 0 1000 nodes 5000 nps 20000 "
+            ),
+            "{line}"
+        );
+        let even = Iteration { score: 0, ..it };
+        let line = info_line(&even, CastlingMode::Standard, Some(78));
+        let [w, d, l] = wdl::wdl(0, 78);
+        assert!(
+            line.contains(&format!(" score cp 0 wdl {w} {d} {l} nodes 5000 ")),
+            "{line}"
         );
     }
 
@@ -174,6 +228,37 @@ mod tests {
             bestmove_line(None, None, CastlingMode::Standard),
             "bestmove 0000"
         );
+    }
+
+    #[test]
+    fn help_names_every_uci_command_and_the_extensions() {
+        let text = help_lines("Ferrum 1").join("\n");
+        assert!(text.starts_with("Ferrum 1, a UCI chess engine"));
+        // Each command opens a line of the list ("stop, ponderhit, quit" share one).
+        let listed: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  "))
+            .flat_map(|l| l.split("   ").next().unwrap_or("").split(", "))
+            .map(|c| c.split_whitespace().next().unwrap_or(""))
+            .collect();
+        for word in [
+            "uci",
+            "isready",
+            "setoption",
+            "ucinewgame",
+            "position",
+            "go",
+            "stop",
+            "ponderhit",
+            "quit",
+            "d",
+            "eval",
+            "bench",
+            "perft",
+            "help",
+        ] {
+            assert!(listed.contains(&word), "{word}: {listed:?}");
+        }
     }
 
     #[test]

@@ -27,10 +27,12 @@ pub enum Command {
     Stop,
     PonderHit,
     Quit,
-    /// Extensions: `bench [depth]`, `d` (show the position), `eval`.
+    /// Extensions: `bench [depth]`, `d` (show the position), `eval`, `help` (the commands, for
+    /// a person at the prompt).
     Bench(Option<u32>),
     Display,
     Eval,
+    Help,
 }
 
 /// A parsed line: the command (if any) and what was wrong with the rest.
@@ -56,6 +58,7 @@ const COMMANDS: &[&str] = &[
     "d",
     "eval",
     "perft",
+    "help",
 ];
 
 /// Parses one line. Leading unknown tokens are skipped, as the UCI spec asks
@@ -112,6 +115,10 @@ pub fn parse_line(line: &str) -> Parsed {
         "register" => Some(Command::Register),
         "d" => Some(Command::Display),
         "eval" => Some(Command::Eval),
+        "help" => {
+            extra(&mut out);
+            Some(Command::Help)
+        }
         "debug" => match args.first() {
             Some(&"on") | None => Some(Command::Debug(true)),
             Some(&"off") => Some(Command::Debug(false)),
@@ -373,6 +380,7 @@ mod tests {
             ("register later", Command::Register),
             ("d", Command::Display),
             ("eval", Command::Eval),
+            ("help", Command::Help),
             ("debug off", Command::Debug(false)),
             ("bench", Command::Bench(None)),
             ("bench 1", Command::Bench(Some(1))),

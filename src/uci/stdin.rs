@@ -6,13 +6,15 @@ use std::sync::Arc;
 
 use crate::play::engine::{Engine, Message};
 use crate::search::time::{Signals, StopToken};
+use crate::uci::options::Options;
 use crate::uci::output::Out;
 use crate::uci::parse::{Command, parse_line};
 
-/// Speaks UCI on stdin/stdout until `quit` or the end of input (which counts as `quit`).
-pub fn run() {
+/// Speaks UCI on stdin/stdout until `quit` or the end of input (which counts as `quit`),
+/// the options starting as `defaults`.
+pub fn run(defaults: Options) {
     let out = Out::stdout();
-    let engine = match Engine::new(out.clone()) {
+    let engine = match Engine::new(out.clone(), defaults) {
         Ok(e) => e,
         Err(e) => {
             log::error!("{e}");

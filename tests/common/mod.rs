@@ -23,7 +23,13 @@ pub struct Session {
 
 impl Session {
     pub fn start() -> Session {
+        Session::start_with(&[])
+    }
+
+    /// A session of `ferrum ARGS` (`--hce`).
+    pub fn start_with(args: &[&str]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
