@@ -1,7 +1,7 @@
-//! The search changes that are on main but off by default (README: "Search changes waiting
-//! for their SPRT"), each switched on as its SPRT's dev build has it, through a tuning
-//! build's parameters: each must change the search (its wiring is live) and keep what every
-//! search must do: a legal best move, and mates found with their exact scores.
+//! The search changes that passed their SPRTs, each switched off through a tuning build's
+//! parameters: each must change the search (its wiring is live), and with all of them on
+//! the search keeps what it must do: a legal best move, and mates found with their exact
+//! scores.
 #![cfg(feature = "tune")]
 
 use ferrum::basics::position::Game;
@@ -11,53 +11,6 @@ use ferrum::search::score::MATE;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use shakmaty::Position;
-
-/// Parameters and the values that switch a change on.
-type Settings = Vec<(&'static str, i32)>;
-
-fn changes() -> Vec<(&'static str, Settings)> {
-    vec![
-        // Inside singular extensions, on by default since their SPRT.
-        (
-            "singular negative extension",
-            vec![("singular_negative_extension", 1)],
-        ),
-        ("correction history", vec![("correction_limit", 96)]),
-        (
-            "non-pawn correction history",
-            vec![("correction_limit", 96), ("correction_nonpawn_weight", 50)],
-        ),
-        ("capture history", vec![("capture_history_divisor", 16)]),
-        (
-            "capture history in exchange pruning",
-            vec![
-                ("capture_history_divisor", 16),
-                ("see_capture_history_divisor", 64),
-            ],
-        ),
-        ("null-move margin", vec![("null_eval_max_reduction", 3)]),
-        (
-            "fewer late moves when not improving",
-            vec![("lmp_not_improving_percent", 50)],
-        ),
-        ("continuation history", vec![("continuation_history", 1)]),
-        (
-            "history pruning",
-            vec![
-                ("history_prune_max_depth", 3),
-                ("history_prune_margin", 2048),
-            ],
-        ),
-        ("cut-node LMR", vec![("lmr_cut_node", 1)]),
-        ("ProbCut", vec![("probcut_margin", 100)]),
-        ("no null move at PV nodes", vec![("null_skip_pv", 1)]),
-        ("quiescence uses the table", vec![("qsearch_tt", 1)]),
-        (
-            "fail-low nodes keep the stored move",
-            vec![("tt_upper_keeps_move", 1)],
-        ),
-    ]
-}
 
 fn search(game: &Game, depth: u32) -> driver::SearchResult {
     let tt = TranspositionTable::new(16).unwrap();
@@ -103,35 +56,10 @@ fn mates_are_found_with_their_scores(name: &str) {
 }
 
 #[test]
-fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
-    let off = bench_nodes();
-    let mut seen: Vec<(&str, Settings, u64)> = Vec::new();
-    for (name, settings) in changes() {
-        for &(p, v) in &settings {
-            params::set(p, v).unwrap();
-        }
-        let on = bench_nodes();
-        assert_ne!(on, off, "{name}: the same {off} nodes as without it");
-        seen.push((name, settings.clone(), on));
-        mates_are_found_with_their_scores(name);
-        for &(p, _) in &settings {
-            params::set(p, default_of(p)).unwrap();
-        }
-        assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
-    }
-    // A change built on another (its settings include all of the other's, and more) must
-    // change the search that the other already changed, too.
-    for (name, settings, nodes) in &seen {
-        for (base, base_settings, base_nodes) in &seen {
-            if base_settings.len() < settings.len()
-                && base_settings.iter().all(|s| settings.contains(s))
-            {
-                assert_ne!(nodes, base_nodes, "{name}: the same nodes as {base} alone");
-            }
-        }
-    }
-    // The changes on by default since their SPRTs are still wired to their parameters:
-    // set to the values that switch it off, each changes the search.
+fn each_change_that_is_on_is_wired_to_its_parameters_and_keeps_mates_exact() {
+    let on = bench_nodes();
+    // Set to the values that switch it off, each changes the search; the mates are found
+    // with their exact scores with each of them on.
     for (name, settings) in [
         ("singular extensions", vec![("singular_min_depth", 64)]),
         ("exchange pruning", vec![("see_prune_max_depth", 0)]),
@@ -153,21 +81,8 @@ fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
         for &(p, _) in &settings {
             params::set(p, default_of(p)).unwrap();
         }
-        assert_ne!(without, off, "{name} off: the same nodes as with it on");
+        assert_ne!(without, on, "{name} off: the same nodes as with it on");
     }
-    assert_eq!(bench_nodes(), off, "the parameters did not go back");
-}
-
-/// Node-share time management (`node_share_base = 150`) changes no fixed-depth search, so it
-/// is checked here by what it does to the soft limit: a best move that took all the root's
-/// nodes gets two thirds of it, one that took half 135%, one that took none about twice, and
-/// a share past 100 (impossible) counts as 100. Off again, 100% whatever the share.
-#[test]
-fn node_share_scales_the_soft_limit_when_switched_on() {
-    use ferrum::search::time::node_share_percent;
-    params::set("node_share_base", 150).unwrap();
-    let percents = [100, 50, 0, 1000].map(node_share_percent);
-    params::set("node_share_base", 0).unwrap();
-    assert_eq!(percents, [67, 135, 202, 67]);
-    assert!((0..=100).all(|s| node_share_percent(s) == 100));
+    mates_are_found_with_their_scores("every change on");
+    assert_eq!(bench_nodes(), on, "the parameters did not go back");
 }

@@ -13,7 +13,7 @@ use super::root::{RootMoves, shown_score};
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::thread::ThreadData;
-use super::time::{Clock, Limits, node_share_percent, soft_time_percent};
+use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::basics::position::{Game, zobrist};
 use crate::eval::nnue::Network;
@@ -152,7 +152,7 @@ pub fn search_with_net(
 }
 
 /// `search_with_net` with the caller's thread data, which keeps what it has learnt (history,
-/// correction): a caller that plays many searches saves making a new one for each, and one
+/// counter moves): a caller that plays many searches saves making a new one for each, and one
 /// that wants each search to start afresh calls `ThreadData::forget_game` first.
 pub fn search_on_thread(
     game: &Game,
@@ -491,13 +491,7 @@ fn main_search(
                     0
                 };
                 let drop = previous_score.map_or(0, |p| p - score);
-                let mut percent = soft_time_percent(stable_iterations, drop);
-                if depth as i32 >= params::node_share_min_depth()
-                    && let Some(share) = best.and_then(|b| searcher.node_share(b))
-                {
-                    percent = percent * node_share_percent(share) / 100;
-                }
-                clock.set_soft_percent(percent);
+                clock.set_soft_percent(soft_time_percent(stable_iterations, drop));
             }
             previous_best = pv.first().copied();
             previous_score = (!is_mate(score)).then_some(score);

@@ -1,6 +1,5 @@
 //! The search: iterative deepening over alpha-beta negamax, with its table, ordering and clock.
 
-pub mod correction;
 pub mod driver;
 pub mod negamax;
 pub mod node;

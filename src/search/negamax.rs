@@ -3,21 +3,17 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 use shakmaty_syzygy::Wdl;
 
-use super::correction::{corrected, nonpawn_keys};
 use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{
-    Picker, Previous, QuietOrder, continuation_on, is_good_tactical, is_tactical,
-};
+use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
 use super::params;
 use super::score::{
     DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
 };
 use super::searcher::Searcher;
-use super::see::{loses_by_exchange, see};
-use super::tt::{Bound, EVAL_LIMIT, PackedMove, TtHit};
-use crate::basics::position::{child_zobrist, gives_check};
+use super::see::loses_by_exchange;
+use super::tt::{Bound, PackedMove};
+use crate::basics::position::gives_check;
 use crate::basics::tactical::tactical_moves_into;
-use crate::eval::pawn_key;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
 #[cfg(not(feature = "tune"))]
@@ -50,16 +46,9 @@ fn lmr_formula(depth: usize, moves: usize) -> i32 {
     (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
-/// Quiet moves tried at `depth` after which late move pruning skips the rest: fewer when
-/// the position is not improving (with `lmp_not_improving_percent` below 100).
-fn late_move_count(depth: i32, improving: bool) -> usize {
-    let count = params::lmp_base_moves() + depth * depth;
-    let percent = params::lmp_not_improving_percent();
-    if improving || percent >= 100 {
-        count as usize
-    } else {
-        (count * percent / 100).max(1) as usize
-    }
+/// Quiet moves tried at `depth` after which late move pruning skips the rest.
+fn late_move_count(depth: i32) -> usize {
+    (params::lmp_base_moves() + depth * depth) as usize
 }
 
 impl Searcher<'_> {
@@ -67,7 +56,6 @@ impl Searcher<'_> {
     /// shallower search, a real move would too. Not in check, not twice in a row, not with
     /// beta among mate or tablebase scores, and not with only king and pawns (where passing
     /// may be the best move: zugzwang).
-    #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
         pos: &Chess,
@@ -76,7 +64,6 @@ impl Searcher<'_> {
         ply: usize,
         static_eval: i32,
         in_check: bool,
-        cut_node: bool,
     ) -> Option<i32> {
         if !self.prune
             || depth < params::null_min_depth()
@@ -92,14 +79,7 @@ impl Searcher<'_> {
             return None;
         }
         let null_pos = pos.clone().swap_turn().ok()?;
-        let margin = if params::null_eval_max_reduction() > 0 {
-            ((static_eval - beta) / params::null_eval_divisor())
-                .min(params::null_eval_max_reduction())
-        } else {
-            0
-        };
-        let reduction =
-            params::null_base_reduction() + depth / params::null_depth_divisor() + margin;
+        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
         let floor = self.td.push_null(pos, ply);
         // After passing, the side to move is the one that just moved, and a legal position
         // never leaves the side that moved in check.
@@ -110,7 +90,6 @@ impl Searcher<'_> {
             -beta,
             -beta + 1,
             ply + 1,
-            !cut_node,
         );
         self.td.pop_null(ply, floor);
         if self.stopped || score < beta {
@@ -122,12 +101,7 @@ impl Searcher<'_> {
     }
 
     /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
-    /// `pos.is_check()`, which the parent already knows. `cut_node`: a null-window node
-    /// expected to fail high, never a PV node. Expectations alternate down the tree: a child
-    /// of a node expected to fail low is expected to fail high and the other way round,
-    /// except that a reduced search's child is always expected to fail high, and a PV node's
-    /// children are PV nodes (its first move, its re-searches) or expected to fail high.
-    #[allow(clippy::too_many_arguments)]
+    /// `pos.is_check()`, which the parent already knows.
     pub fn negamax(
         &mut self,
         pos: &Chess,
@@ -136,10 +110,8 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        cut_node: bool,
     ) -> i32 {
         debug_assert!(ply > 0);
-        debug_assert!(!cut_node || beta - alpha == 1);
         self.td.pv.clear(ply);
         if self.td.stack.is_draw(pos, ply) {
             return DRAW;
@@ -154,8 +126,7 @@ impl Searcher<'_> {
             depth
         };
         if depth <= 0 || ply >= MAX_PLY {
-            let key = self.td.stack.key();
-            return self.quiescence(pos, in_check, alpha, beta, ply, key);
+            return self.quiescence(pos, in_check, alpha, beta, ply);
         }
         self.visit(ply);
         if self.stopped {
@@ -226,14 +197,11 @@ impl Searcher<'_> {
         }
 
         // The table keeps the static evaluation too, which saves computing it again.
-        let raw_eval = match tt_hit {
+        let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
             _ => self.td.evaluate(pos, ply),
         };
-        // What the search found of this pawn structure before corrects the estimate; the
-        // table keeps the evaluation itself.
-        let static_eval = corrected(&self.td.correction, pos.turn(), pos.board(), raw_eval);
         self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
         // position is taken as improving, which errs on the side of searching more.
@@ -263,28 +231,11 @@ impl Searcher<'_> {
             return estimate;
         }
         if excluded.is_none()
-            && !(pv_node && params::null_skip_pv() != 0)
-            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check, cut_node)
+            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check)
         {
             return score;
         }
-        if selective
-            && excluded.is_none()
-            && let Some(score) = self.probcut(
-                pos,
-                key,
-                depth,
-                beta,
-                ply,
-                static_eval,
-                raw_eval,
-                tt_hit,
-                cut_node,
-            )
-        {
-            return score;
-        }
-        // Stopped inside the null-move search or ProbCut: no node more may be visited.
+        // Stopped inside the null-move search: no node more may be visited.
         if self.stopped {
             return DRAW;
         }
@@ -310,7 +261,7 @@ impl Searcher<'_> {
         // half the depth, fails low against the stored score less a margin, it is the only
         // good move and is searched a ply deeper; when that search fails high even against
         // beta, several moves reach beta and the node is cut (multi-cut).
-        let mut tt_extension = 0;
+        let mut singular = false;
         if let Some(hit) = tt_hit
             && self.prune
             && excluded.is_none()
@@ -331,7 +282,6 @@ impl Searcher<'_> {
                 singular_beta - 1,
                 singular_beta,
                 ply,
-                cut_node,
             );
             // The node's own frame and line are its again: the search without the move
             // may have left another evaluation (corrected since) and its line there.
@@ -343,46 +293,33 @@ impl Searcher<'_> {
                 return DRAW;
             }
             if score < singular_beta {
-                tt_extension = 1;
+                singular = true;
             } else if singular_beta >= beta {
                 return singular_beta;
-            } else if hit.score >= beta {
-                // Not singular, and the table says the node holds beta: the table move is
-                // likely not the only one that does, so it is searched less deep.
-                tt_extension = -params::singular_negative_extension();
             }
         }
 
         let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
         let mut tried = Tried::new();
         let frame = *self.td.stack.at(ply);
-        let previous = Previous {
-            one: frame.played,
-            two: self.td.stack.at(ply - 1).played,
-        };
+        let previous = frame.played;
         let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
-        let continuation = order.continuation;
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.
         let mut picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
-        // Quiet moves skipped by history pruning (counted with the tried ones for late move
-        // pruning).
-        let mut history_skipped = 0;
         for (i, m) in picker.by_ref().enumerate() {
             // Near the leaves, quiet moves late in the ordering (late move pruning) or with
             // no hope of reaching alpha (futility pruning) are skipped, once a move has been
             // searched and as long as we are not being mated; checks are always searched.
             let (mut late, mut futile) = (false, false);
-            let prunable_quiet = selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND;
-            if prunable_quiet {
+            if selective && i > 0 && !is_tactical(m) && node.score > -MATE_BOUND {
                 late = depth <= params::lmp_max_depth()
-                    && tried.quiets.len() + history_skipped >= late_move_count(depth, improving);
+                    && tried.quiets.len() >= late_move_count(depth);
                 futile = depth <= params::futility_max_depth()
                     && estimate + params::futility_margin() * depth <= node.alpha;
             }
             // Exchange pruning: a move that loses too much material by exchange is skipped,
-            // once a move has been searched, at PV nodes too and even if it gives check (a
-            // capture allowed more or less by its capture history, when that is on).
+            // once a move has been searched, at PV nodes too and even if it gives check.
             if self.prune
                 && !in_check
                 && i > 0
@@ -396,38 +333,21 @@ impl Searcher<'_> {
                     depth,
                     params::see_quiet_margin(),
                     params::see_capture_margin(),
-                    match params::see_capture_history_divisor() {
-                        0 => 0,
-                        d => self.td.heuristics.capture_history(pos.turn(), m) / d,
-                    },
                 )
             {
                 continue;
-            }
-            // History pruning: a quiet move whose history (and continuation records) says it
-            // keeps failing is skipped as a late one would be, and counts as tried for late
-            // move pruning. After exchange pruning, which a late move does not meet: one that
-            // gives check (and so is searched) is still tested for losing material.
-            let mut by_history = false;
-            if prunable_quiet && !late && depth <= params::history_prune_max_depth() {
-                let h = self.td.heuristics.history(pos.turn(), m)
-                    + self.td.heuristics.continuation(continuation, m);
-                by_history = h < -params::history_prune_margin() * depth;
-                late = by_history;
             }
             // A pruned move that cannot give check is skipped without being made.
             if (late || futile) && gives_check(pos, m) == Some(false) {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
-                history_skipped += usize::from(by_history);
                 continue;
             }
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             let child_in_check = child.is_check();
             if (late || futile) && !child_in_check {
-                history_skipped += usize::from(by_history);
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
@@ -436,11 +356,7 @@ impl Searcher<'_> {
                 }
                 continue;
             }
-            let extension = if i == 0 && tt_extension != 0 && tt_move.matches(m) {
-                tt_extension
-            } else {
-                0
-            };
+            let extension = i32::from(i == 0 && singular && tt_move.matches(m));
             let score = self.search_child(
                 &child,
                 child_in_check,
@@ -451,10 +367,8 @@ impl Searcher<'_> {
                 beta,
                 ply,
                 pv_node,
-                cut_node,
                 in_check,
                 improving,
-                continuation,
             );
             self.td.pop_move();
             if self.stopped {
@@ -473,148 +387,14 @@ impl Searcher<'_> {
 
         node.score = node.score.min(tb_ceiling);
         if excluded.is_none() {
-            self.correct(pos, &node, beta, alpha_orig, depth, static_eval, raw_eval);
-            self.store_node(key, &node, beta, raw_eval, depth, ply);
+            self.store_node(key, &node, beta, static_eval, depth, ply);
         }
         node.score
     }
 
-    /// Records a searched node's score against its static evaluation in the correction
-    /// history (when on): not in check (`static_eval` is -INFINITY there), not when a capture
-    /// or promotion raised alpha (the evaluation is not meant to see those; at a fail-low
-    /// node the move kept is only the least bad), not for mate
-    /// scores, and only where the score's bound says something about the evaluation: a
-    /// fail-high above it, a fail-low below it, or an exact score.
-    #[allow(clippy::too_many_arguments)]
-    fn correct(
-        &mut self,
-        pos: &Chess,
-        node: &NodeBest,
-        beta: i32,
-        alpha_orig: i32,
-        depth: i32,
-        static_eval: i32,
-        raw_eval: i32,
-    ) {
-        let limit = params::correction_limit();
-        if limit == 0
-            || static_eval == -INFINITY
-            || node.score.abs() >= TB_WIN_BOUND
-            || (node.score > alpha_orig && node.mv.is_some_and(is_tactical))
-        {
-            return;
-        }
-        let informative = if node.score >= beta {
-            node.score > static_eval
-        } else if node.score <= alpha_orig {
-            node.score < static_eval
-        } else {
-            true
-        };
-        if informative {
-            let key = pawn_key(pos.board());
-            let diff = node.score - raw_eval;
-            self.td
-                .correction
-                .update(pos.turn(), key, depth, diff, limit);
-            if params::correction_nonpawn_weight() > 0 {
-                let keys = nonpawn_keys(pos.board());
-                self.td
-                    .correction
-                    .update_nonpawn(pos.turn(), keys, depth, diff, limit);
-            }
-        }
-    }
-
-    /// ProbCut: a capture that wins enough by exchange to lift the static evaluation to
-    /// `beta + probcut_margin`, and whose quiescence and then a search `probcut_reduction`
-    /// plies shallower stay at or above that raised bound, cuts the node: the full search
-    /// would almost surely fail high too. The result is stored as a lower bound of the
-    /// shallower search. Not when the table holds a search at least that deep whose score
-    /// stays below the raised bound (`probcut_margin` 0: never).
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        pos: &Chess,
-        key: u64,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        static_eval: i32,
-        raw_eval: i32,
-        tt_hit: Option<TtHit>,
-        cut_node: bool,
-    ) -> Option<i32> {
-        let margin = params::probcut_margin();
-        if margin == 0 || depth < params::probcut_min_depth() || beta.abs() >= TB_WIN_BOUND {
-            return None;
-        }
-        let raised = beta + margin;
-        let reduced = depth - params::probcut_reduction();
-        if let Some(hit) = tt_hit
-            && hit.depth >= reduced
-            && hit.bound != Bound::Lower
-            && hit.score < raised
-        {
-            return None;
-        }
-        let mut moves = MoveList::new();
-        tactical_moves_into(pos, &mut moves);
-        moves.retain(|m| see(pos, *m) >= raised - static_eval);
-        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
-        let mut picker = Picker::known_good(pos, &mut moves, tt_move);
-        for m in picker.by_ref() {
-            let child = self.td.push_move(pos, m, ply);
-            let child_key = self.td.stack.key();
-            self.tt.prefetch(child_key);
-            let child_in_check = child.is_check();
-            // The quick look first: most captures that will not hold fail here, cheaply.
-            let mut score = -self.quiescence(
-                &child,
-                child_in_check,
-                -raised,
-                -raised + 1,
-                ply + 1,
-                child_key,
-            );
-            if score >= raised && reduced > 0 && !self.stopped {
-                score = -self.negamax(
-                    &child,
-                    child_in_check,
-                    reduced,
-                    -raised,
-                    -raised + 1,
-                    ply + 1,
-                    !cut_node,
-                );
-            }
-            self.td.pop_move();
-            if self.stopped {
-                return None;
-            }
-            if score >= raised {
-                if self.use_tt {
-                    self.tt.store(
-                        key,
-                        PackedMove::new(m),
-                        score,
-                        raw_eval,
-                        reduced + 1,
-                        Bound::Lower,
-                        ply,
-                    );
-                }
-                return Some(score);
-            }
-        }
-        None
-    }
-
     /// Searches the `i`-th move of a node (its `child`) by principal variation search: the
     /// first move gets the full window; the rest are only proved worse with a null window,
-    /// and searched again if that fails. `cut_node` is the node's (see `negamax`): the first
-    /// move of an expected fail-high node is expected to fail low and the other way round; a
-    /// reduced search expects to fail high.
+    /// and searched again if that fails.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn search_child(
@@ -628,22 +408,11 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-        cut_node: bool,
         in_check: bool,
         improving: bool,
-        continuation: [Option<usize>; 2],
     ) -> i32 {
         if i == 0 {
-            let child_cut = !pv_node && !cut_node;
-            return -self.negamax(
-                child,
-                child_in_check,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                child_cut,
-            );
+            return -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1);
         }
         // Late move reductions: quiet moves far down the ordering are searched less deep
         // first; one that surprises is searched again at full depth.
@@ -655,35 +424,17 @@ impl Searcher<'_> {
             && !child_in_check
         {
             let mut r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
-            if cut_node {
-                r += params::lmr_cut_node();
-            }
             let divisor = params::lmr_history_divisor();
             if divisor > 0 {
-                // The mover is the side not to move in the child. With continuation history
-                // on, its records after the two moves before this node (the node's bases,
-                // `QuietOrder::continuation`) count too, as in the picker.
-                let mut h = self.td.heuristics.history(!child.turn(), m);
-                if continuation_on() {
-                    h += self.td.heuristics.continuation(continuation, m);
-                }
-                r -= h / divisor;
+                // The mover is the side not to move in the child.
+                r -= self.td.heuristics.history(!child.turn(), m) / divisor;
             }
             r.clamp(0, (depth - 2).max(0))
         } else {
             0
         };
         let reduced = depth - 1 - reduction;
-        // A reduced search expects to fail high; an unreduced one, the opposite of this node.
-        let mut s = -self.negamax(
-            child,
-            child_in_check,
-            reduced,
-            -alpha - 1,
-            -alpha,
-            ply + 1,
-            reduction > 0 || !cut_node,
-        );
+        let mut s = -self.negamax(child, child_in_check, reduced, -alpha - 1, -alpha, ply + 1);
         if s > alpha && reduction > 0 && !self.stopped {
             s = -self.negamax(
                 child,
@@ -692,19 +443,10 @@ impl Searcher<'_> {
                 -alpha - 1,
                 -alpha,
                 ply + 1,
-                !cut_node,
             );
         }
         if s > alpha && s < beta && !self.stopped {
-            -self.negamax(
-                child,
-                child_in_check,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                false,
-            )
+            -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1)
         } else {
             s
         }
@@ -713,7 +455,6 @@ impl Searcher<'_> {
     /// Resolves captures and promotions until the position is quiet; the side to move may
     /// "stand pat" on the static score. In check (`in_check`, known to the parent), every
     /// evasion is searched instead.
-    /// `key` is the position's key (read only with `qsearch_tt` on).
     pub fn quiescence(
         &mut self,
         pos: &Chess,
@@ -721,7 +462,6 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        key: u64,
     ) -> i32 {
         self.td.pv.clear(ply);
         self.visit(ply);
@@ -740,48 +480,10 @@ impl Searcher<'_> {
             };
         }
 
-        // With the table on: a stored bound that decides a null window ends the search here,
-        // a stored evaluation saves computing it, and the stored move goes first.
-        let with_table = self.use_tt && params::qsearch_tt() > 0;
-        let hit = if with_table {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        // Without pruning only quiescence's own entries (depth 0) bound it, so a search of
-        // fixed depth keeps its exact value.
-        if let Some(h) = hit
-            && beta - alpha == 1
-            && (self.prune || h.depth == 0)
-            && h.bound.decides(h.score, alpha, beta)
-        {
-            return h.score;
-        }
-        let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
-        let alpha_orig = alpha;
-
         let mut best = -INFINITY;
-        let mut static_eval = -INFINITY;
         if !in_check {
-            static_eval = match hit {
-                // Not the table's clamp of "none" (an entry stored in check).
-                Some(h) if h.eval > -EVAL_LIMIT => h.eval,
-                _ => self.td.evaluate(pos, ply),
-            };
-            // Standing pat on the corrected evaluation, as the interior estimates with it;
-            // the table keeps the evaluation itself.
-            best = corrected(&self.td.correction, pos.turn(), pos.board(), static_eval);
+            best = self.td.evaluate(pos, ply);
             if best >= beta {
-                if with_table && hit.is_none() {
-                    self.tt.store_shallow(
-                        key,
-                        PackedMove::NONE,
-                        best,
-                        static_eval,
-                        Bound::Lower,
-                        ply,
-                    );
-                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -802,21 +504,14 @@ impl Searcher<'_> {
             }
         }
         let mut picker = if self.prune && !in_check {
-            Picker::known_good(pos, &mut moves, tt_move)
+            Picker::known_good(pos, &mut moves)
         } else {
-            Picker::new(pos, &mut moves, tt_move, None)
+            Picker::new(pos, &mut moves, PackedMove::NONE, None)
         };
-        let mut best_move = None;
         // By reference, as in `negamax`: the picker is not copied into the loop.
         for m in picker.by_ref() {
             let child = self.td.play_in_quiescence(pos, m, ply);
-            let child_key = if with_table {
-                child_zobrist(pos, key, m, &child)
-            } else {
-                0
-            };
-            let score =
-                -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1, child_key);
+            let score = -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1);
             if self.stopped {
                 return best.max(DRAW);
             }
@@ -824,19 +519,12 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    best_move = Some(m);
                     self.td.pv.update(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
-        }
-        if with_table {
-            let bound = Bound::of_result(best, alpha_orig, beta);
-            let mv = best_move.map_or(PackedMove::NONE, PackedMove::new);
-            self.tt
-                .store_shallow(key, mv, best, static_eval, bound, ply);
         }
         best
     }

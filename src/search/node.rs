@@ -4,8 +4,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{Previous, capture_history_on, is_tactical};
-use super::params;
+use super::ordering::is_tactical;
 use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove};
 
@@ -18,19 +17,16 @@ pub(super) struct NodeBest {
     alpha_orig: i32,
 }
 
-/// The moves of a node searched without a cutoff: the quiet ones, and the captures (kept
-/// only with capture history on). A local of the node, not a part of `NodeBest`: a move list
-/// is large, and a value returned by a constructor is copied whole.
+/// The quiet moves of a node searched without a cutoff. A local of the node, not a part of
+/// `NodeBest`: a move list is large, and a value returned by a constructor is copied whole.
 pub(super) struct Tried {
     pub quiets: MoveList,
-    pub captures: MoveList,
 }
 
 impl Tried {
     pub(super) fn new() -> Tried {
         Tried {
             quiets: MoveList::new(),
-            captures: MoveList::new(),
         }
     }
 }
@@ -51,9 +47,9 @@ pub(super) struct Node<'p> {
     pub pos: &'p Chess,
     pub ply: usize,
     pub depth: i32,
-    /// The moves that led here: the last for the counter-move table, both for continuation
-    /// history.
-    pub previous: Previous,
+    /// The move that led here (None at the root and after a null move), for the
+    /// counter-move table.
+    pub previous: Option<Move>,
 }
 
 /// What a move's score did to its node.
@@ -86,14 +82,6 @@ impl Searcher<'_> {
                 node.alpha = score;
                 self.td.pv.update(at.ply, m);
                 if score >= beta {
-                    if capture_history_on() {
-                        self.td.heuristics.on_capture_cutoff(
-                            at.pos.turn(),
-                            at.depth,
-                            m,
-                            &tried.captures,
-                        );
-                    }
                     self.quiet_cutoff(at.pos, at.ply, at.depth, m, &tried.quiets, at.previous);
                     return Step::Cutoff;
                 }
@@ -102,8 +90,6 @@ impl Searcher<'_> {
         }
         if !is_tactical(m) {
             tried.quiets.push(m);
-        } else if m.is_capture() && capture_history_on() {
-            tried.captures.push(m);
         }
         step
     }
@@ -122,12 +108,7 @@ impl Searcher<'_> {
             return;
         }
         let bound = Bound::of_result(node.score, node.alpha_orig, beta);
-        let packed = match node.mv {
-            Some(m) if bound != Bound::Upper || params::tt_upper_keeps_move() == 0 => {
-                PackedMove::new(m)
-            }
-            _ => PackedMove::NONE,
-        };
+        let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
             .store(key, packed, node.score, static_eval, depth, bound, ply);
     }
@@ -141,7 +122,7 @@ impl Searcher<'_> {
         depth: i32,
         m: Move,
         quiets_tried: &[Move],
-        previous: Previous,
+        previous: Option<Move>,
     ) {
         if is_tactical(m) {
             return;
@@ -149,14 +130,8 @@ impl Searcher<'_> {
         self.td.stack.add_killer(ply, m);
         let side = pos.turn();
         self.td.heuristics.on_cutoff(side, depth, m, quiets_tried);
-        if let Some(p) = previous.one {
+        if let Some(p) = previous {
             self.td.heuristics.set_counter(side, p, m);
-        }
-        let bases = previous.bases(side);
-        if bases != [None; 2] {
-            self.td
-                .heuristics
-                .on_continuation_cutoff(bases, depth, m, quiets_tried);
         }
     }
 }

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
-use super::correction::Correction;
 use super::ordering::Heuristics;
 use super::pv::PvTable;
 use super::score::MAX_PLY;
@@ -24,8 +23,6 @@ pub struct ThreadData {
     pub stack: SearchStack,
     /// History and counter moves: true of the game from move to move, so kept.
     pub heuristics: Heuristics,
-    /// Search scores against static evaluations by pawn structure: true of the game.
-    pub correction: Correction,
     /// The evaluation's pawn-structure cache, warm from one search to the next.
     pub pawn_cache: PawnCache,
     /// Nodes searched by this thread in the current search.
@@ -58,11 +55,10 @@ impl ThreadData {
         self.seldepth = 0;
     }
 
-    /// Forgets what earlier searches learnt (history, counter moves, capture history,
-    /// correction history), as a new `ThreadData` would have it, without allocating one.
+    /// Forgets what earlier searches learnt (history, counter moves), as a new `ThreadData`
+    /// would have it, without allocating one.
     pub fn forget_game(&mut self) {
         self.heuristics.clear();
-        self.correction.clear();
     }
 
     /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
