@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust tests (unit, UCI sessions against the built binary, perft,
 # search properties, the protocol fuzzer, the Syzygy agreement with python-chess) and the
-# Python tests of the match scripts. python-chess is required (the Syzygy test's oracle);
+# Python tests of the match scripts, after checking that the waiting changes' patches apply. python-chess is required (the Syzygy test's oracle);
 # pytest too under FERRUM_REQUIRE_PYTHON_TESTS=1 (CI), else the Python tests are skipped with
 # a message when it is missing. Both: `python3 -m pip install chess pytest`.
 set -euo pipefail
@@ -10,6 +10,14 @@ if ! python3 -c "import chess.syzygy" 2>/dev/null; then
   echo "scripts/test.sh: python-chess is required (the Syzygy agreement test compares with it): python3 -m pip install chess pytest" >&2
   exit 1
 fi
+# Every waiting search change's patch (experiments/README.md) must still apply.
+for patch in experiments/*.patch; do
+  [ -e "$patch" ] || continue
+  if ! git apply --check "$patch"; then
+    echo "scripts/test.sh: $patch no longer applies: mend it in the change that broke it" >&2
+    exit 1
+  fi
+done
 cargo test
 if [ -d scripts/tests ]; then
   if python3 -c "import pytest" 2>/dev/null; then
