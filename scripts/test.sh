@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust tests (unit, UCI sessions against the built binary, perft,
 # search properties, the protocol fuzzer, the Syzygy agreement with python-chess) and the
-# Python tests of the match scripts, after checking that the waiting changes' patches apply. python-chess is required (the Syzygy test's oracle);
+# Python tests of the match scripts, after checking that the waiting changes' patches
+# apply. python-chess is required (the Syzygy test's oracle);
 # pytest too under FERRUM_REQUIRE_PYTHON_TESTS=1 (CI), else the Python tests are skipped with
 # a message when it is missing. Both: `python3 -m pip install chess pytest`.
 set -euo pipefail

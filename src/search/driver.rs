@@ -12,6 +12,7 @@ use super::pool::{Helpers, Pool, panic_message, start_helpers};
 use super::root::{RootMoves, shown_score};
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
+use super::stats::Stats;
 use super::thread::ThreadData;
 use super::time::{Clock, Limits, soft_time_percent};
 use super::tt::TranspositionTable;
@@ -51,6 +52,9 @@ pub struct SearchResult {
     /// `lines` keep the search's own scores (the strength limit weighs lines by them); a GUI
     /// is shown `shown(..)`.
     pub table_score: Option<i32>,
+    /// What the selective parts of the main thread's search did (counted by a tuning build
+    /// only: all zero otherwise).
+    pub stats: Stats,
 }
 
 impl Iteration {
@@ -536,5 +540,6 @@ fn main_search(
         lines,
         thread_nodes: vec![searcher.nodes()],
         table_score: moves.table_score(),
+        stats: searcher.td.stats,
     }
 }

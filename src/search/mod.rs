@@ -13,6 +13,7 @@ pub mod score;
 pub mod searcher;
 pub mod see;
 pub mod stack;
+pub mod stats;
 pub mod syzygy;
 pub mod thread;
 pub mod time;

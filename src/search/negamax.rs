@@ -11,6 +11,7 @@ use super::score::{
 };
 use super::searcher::Searcher;
 use super::see::loses_by_exchange;
+use super::stats::{Event, Stats};
 use super::tt::{Bound, PackedMove};
 use crate::basics::position::gives_check;
 use crate::basics::tactical::tactical_moves_into;
@@ -121,6 +122,7 @@ impl Searcher<'_> {
         // are not cut off at the horizon. Not again in a search without one of the moves
         // (singular extensions): the node's depth already has it.
         let depth = if in_check && self.prune && self.td.stack.at(ply).excluded.is_none() {
+            self.td.stats.add(Event::CheckExtension);
             depth + 1
         } else {
             depth
@@ -151,6 +153,7 @@ impl Searcher<'_> {
             && hit.depth >= depth
             && hit.bound.decides(hit.score, alpha, beta)
         {
+            self.td.stats.add(Event::TableCut);
             return hit.score;
         }
 
@@ -228,11 +231,13 @@ impl Searcher<'_> {
             && beta.abs() < MATE_BOUND
             && estimate - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
+            self.td.stats.add(Event::ReverseFutilityCut);
             return estimate;
         }
         if excluded.is_none()
             && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check)
         {
+            self.td.stats.add(Event::NullMoveCut);
             return score;
         }
         // Stopped inside the null-move search: no node more may be visited.
@@ -240,6 +245,7 @@ impl Searcher<'_> {
             return DRAW;
         }
         let depth = if self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
+            self.td.stats.add(Event::InternalReduction);
             depth - 1
         } else {
             depth
@@ -293,8 +299,10 @@ impl Searcher<'_> {
                 return DRAW;
             }
             if score < singular_beta {
+                self.td.stats.add(Event::SingularExtension);
                 singular = true;
             } else if singular_beta >= beta {
+                self.td.stats.add(Event::MultiCut);
                 return singular_beta;
             }
         }
@@ -335,19 +343,27 @@ impl Searcher<'_> {
                     params::see_capture_margin(),
                 )
             {
+                self.td.stats.add(Event::ExchangePruned);
                 continue;
             }
+            let pruned = if late {
+                Event::LateMovePruned
+            } else {
+                Event::FutilityPruned
+            };
             // A pruned move that cannot give check is skipped without being made.
             if (late || futile) && gives_check(pos, m) == Some(false) {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
+                self.td.stats.add(pruned);
                 continue;
             }
             let child = self.td.push_move(pos, m, ply);
             self.tt.prefetch(self.td.stack.key());
             let child_in_check = child.is_check();
             if (late || futile) && !child_in_check {
+                self.td.stats.add(pruned);
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
@@ -423,16 +439,31 @@ impl Searcher<'_> {
             && !is_tactical(m)
             && !child_in_check
         {
-            let mut r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
             let divisor = params::lmr_history_divisor();
-            if divisor > 0 {
+            let by_history = if divisor > 0 {
                 // The mover is the side not to move in the child.
-                r -= self.td.heuristics.history(!child.turn(), m) / divisor;
+                self.td.heuristics.history(!child.turn(), m) / divisor
+            } else {
+                0
+            };
+            let most = (depth - 2).max(0);
+            let reduction = (r - by_history).clamp(0, most);
+            if Stats::counting() {
+                let without = r.clamp(0, most);
+                if reduction < without {
+                    self.td.stats.add(Event::ReducedLessByHistory);
+                } else if reduction > without {
+                    self.td.stats.add(Event::ReducedMoreByHistory);
+                }
             }
-            r.clamp(0, (depth - 2).max(0))
+            reduction
         } else {
             0
         };
+        if reduction > 0 {
+            self.td.stats.add(Event::Reduced);
+        }
         let reduced = depth - 1 - reduction;
         let mut s = -self.negamax(child, child_in_check, reduced, -alpha - 1, -alpha, ply + 1);
         if s > alpha && reduction > 0 && !self.stopped {

@@ -10,6 +10,7 @@ use super::ordering::Heuristics;
 use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
+use super::stats::Stats;
 use crate::eval::accumulator::{Accumulator, Changes};
 use crate::eval::nnue::Network;
 use crate::eval::{PawnCache, evaluate_with};
@@ -29,6 +30,8 @@ pub struct ThreadData {
     pub nodes: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
+    /// What the selective parts of the current search did (a tuning build counts it).
+    pub stats: Stats,
     pub pv: PvTable,
     /// The net of this search, when it evaluates with the NNUE (`UseNNUE`).
     nnue: Option<Arc<Network>>,
@@ -53,6 +56,7 @@ impl ThreadData {
         self.stack.reset(keys);
         self.nodes = 0;
         self.seldepth = 0;
+        self.stats = Stats::default();
     }
 
     /// Forgets what earlier searches learnt (history, counter moves), as a new `ThreadData`
