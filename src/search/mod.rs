@@ -7,11 +7,14 @@ pub mod ordering;
 pub mod params;
 pub mod pool;
 pub mod pv;
+pub mod quiescence;
 pub mod reference;
 pub mod root;
 pub mod score;
 pub mod searcher;
 pub mod see;
+#[cfg(test)]
+mod singular_tests;
 pub mod stack;
 pub mod stats;
 pub mod syzygy;

@@ -1,10 +1,14 @@
-//! Fail-soft alpha-beta negamax and quiescence search; every score is from the side to move.
+//! The search of a node, root and interior alike: fail-soft alpha-beta negamax with principal
+//! variation search, its pruning, reductions and extensions. Every score is from the side to
+//! move. The kind of node is a type (`node::NodeType`): the root's own work, and what is not
+//! done at PV nodes, is decided when the search is compiled. Quiescence is in
+//! `quiescence.rs`.
 
 use shakmaty::{Chess, Move, MoveList, Position};
 use shakmaty_syzygy::Wdl;
 
-use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{Picker, QuietOrder, is_good_tactical, is_tactical};
+use super::node::{Node, NodeBest, NodeType, NonPv, Pv, Step, Tried};
+use super::ordering::{Picker, QuietOrder, is_tactical};
 use super::params;
 use super::score::{
     DRAW, INFINITY, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, is_mate, mated_in, tb_win_in,
@@ -12,9 +16,8 @@ use super::score::{
 use super::searcher::Searcher;
 use super::see::loses_by_exchange;
 use super::stats::{Event, Stats};
-use super::tt::{Bound, PackedMove};
+use super::tt::{Bound, PackedMove, TtEntry};
 use crate::basics::position::gives_check;
-use crate::basics::tactical::tactical_moves_into;
 
 /// Plies to reduce the `moves`-th move at `depth`: grows with the logarithm of both.
 #[cfg(not(feature = "tune"))]
@@ -53,84 +56,39 @@ fn late_move_count(depth: i32) -> usize {
 }
 
 impl Searcher<'_> {
-    /// Null-move pruning: if passing the move still leaves us at or above beta after a
-    /// shallower search, a real move would too. Not in check, not twice in a row, not with
-    /// beta among mate or tablebase scores, and not with only king and pawns (where passing
-    /// may be the best move: zugzwang).
-    fn null_move(
+    /// Searches `pos`, the stack's current node, to `depth` within (`alpha`, `beta`). A
+    /// non-PV node has a null window; the root is `search_root`'s (its moves are the root
+    /// list's candidates).
+    pub(super) fn negamax<N: NodeType>(
         &mut self,
         pos: &Chess,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        static_eval: i32,
-        in_check: bool,
-    ) -> Option<i32> {
-        if !self.prune
-            || depth < params::null_min_depth()
-            || self.td.stack.at(ply).after_null
-            || beta.abs() >= TB_WIN_BOUND
-            || in_check
-        {
-            return None;
-        }
-        let board = pos.board();
-        let ours = board.by_color(pos.turn());
-        if (ours & !(board.pawns() | board.kings())).is_empty() || static_eval < beta {
-            return None;
-        }
-        let null_pos = pos.clone().swap_turn().ok()?;
-        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
-        let floor = self.td.push_null(pos, ply);
-        // After passing, the side to move is the one that just moved, and a legal position
-        // never leaves the side that moved in check.
-        let score = -self.negamax(
-            &null_pos,
-            false,
-            depth - 1 - reduction,
-            -beta,
-            -beta + 1,
-            ply + 1,
-        );
-        self.td.pop_null(ply, floor);
-        if self.stopped || score < beta {
-            return None;
-        }
-        // A mate (or tablebase win) found after passing is not a real one, as passing is not
-        // a move: claim only the bound.
-        Some(if score >= TB_WIN_BOUND { beta } else { score })
-    }
-
-    /// A node below the root (`ply` >= 1; the root is `search_root`); `in_check` is
-    /// `pos.is_check()`, which the parent already knows.
-    pub fn negamax(
-        &mut self,
-        pos: &Chess,
-        in_check: bool,
-        depth: i32,
         mut alpha: i32,
         beta: i32,
-        ply: usize,
+        depth: i32,
     ) -> i32 {
-        debug_assert!(ply > 0);
+        let ply = self.td.stack.ply();
+        debug_assert_eq!(N::ROOT, ply == 0);
+        debug_assert!(N::PV || beta - alpha == 1);
         self.td.pv.clear(ply);
-        if self.td.stack.is_draw(pos, ply) {
+        if !N::ROOT && self.td.stack.is_draw(pos) {
             return DRAW;
         }
+        let frame = *self.td.stack.at(ply);
+        let (in_check, excluded) = (frame.in_check, frame.excluded);
         debug_assert_eq!(in_check, pos.is_check());
         // Check extension: a position in check is searched one ply deeper, so forcing lines
         // are not cut off at the horizon. Not again in a search without one of the moves
         // (singular extensions): the node's depth already has it.
-        let depth = if in_check && self.prune && self.td.stack.at(ply).excluded.is_none() {
+        let depth = if in_check && self.prune && excluded.is_none() {
             self.td.stats.add(Event::CheckExtension);
             depth + 1
         } else {
             depth
         };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, in_check, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta);
         }
-        self.visit(ply);
+        self.visit();
         if self.stopped {
             return DRAW;
         }
@@ -141,14 +99,17 @@ impl Searcher<'_> {
         } else {
             None
         };
-        let tt_move = tt_hit.map_or(PackedMove::NONE, |h| h.mv);
+        // The root searches the previous iteration's best move first, whatever the table
+        // holds, so an unfinished iteration can only replace it with a move that beat it.
+        let tt_move = match self.root_hint {
+            Some(hint) if N::ROOT => PackedMove::new(hint),
+            _ => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
+        };
         // At PV nodes the table's score is not taken: the search goes on to find the line.
         // Nor in a search without one of the moves (singular extensions): the table's entry
         // is of the node with all of them.
-        let pv_node = beta - alpha > 1;
-        let excluded = self.td.stack.at(ply).excluded;
         if let Some(hit) = tt_hit
-            && !pv_node
+            && !N::PV
             && excluded.is_none()
             && hit.depth >= depth
             && hit.bound.decides(hit.score, alpha, beta)
@@ -160,10 +121,11 @@ impl Searcher<'_> {
         // A position just reached by a capture or pawn move, with few enough pieces, is
         // scored by the tablebases: a win or loss as a bound just inside the mate range, a
         // draw exactly. Where the bound does not decide the node, the search goes on within
-        // it.
+        // it. (The root's moves are narrowed by the tables before the search instead.)
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         let alpha_orig = alpha;
-        if let Some(tb) = self.tb
+        if !N::ROOT
+            && let Some(tb) = self.tb
             && excluded.is_none()
             && depth >= tb.depth
             && pos.halfmoves() == 0
@@ -181,12 +143,16 @@ impl Searcher<'_> {
                     let eval = if in_check {
                         -INFINITY
                     } else {
-                        self.td.evaluate(pos, ply)
+                        self.td.evaluate(pos)
                     };
-                    let stored_depth =
-                        (depth + params::tb_store_extra_depth()).min(MAX_PLY as i32 - 1);
-                    self.tt
-                        .store(key, tt_move, score, eval, stored_depth, bound, ply);
+                    let entry = TtEntry {
+                        mv: tt_move,
+                        score,
+                        eval,
+                        depth: (depth + params::tb_store_extra_depth()).min(MAX_PLY as i32 - 1),
+                        bound,
+                    };
+                    self.tt.store(key, ply, entry);
                 }
                 return score;
             }
@@ -203,13 +169,14 @@ impl Searcher<'_> {
         let static_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
-            _ => self.td.evaluate(pos, ply),
+            _ => self.td.evaluate(pos),
         };
-        self.td.stack.at_mut(ply).static_eval = static_eval;
         // Without an evaluation two plies back (near the root, or after a check) the
         // position is taken as improving, which errs on the side of searching more.
         let before = self.td.stack.two_back(ply).static_eval;
         let improving = !in_check && (before == -INFINITY || static_eval > before);
+        let frame = self.td.stack.at_mut(ply);
+        (frame.static_eval, frame.improving) = (static_eval, improving);
         // A stored bound on the true score, when it lies on the right side, is a better
         // estimate than the static one.
         // Not in a search without one of the moves: the stored score may be that move's.
@@ -223,7 +190,7 @@ impl Searcher<'_> {
             }
             _ => static_eval,
         };
-        let selective = self.prune && !pv_node && !in_check;
+        let selective = self.prune && !N::PV && !in_check;
         // Reverse futility pruning: far enough above beta that a shallow search will not
         // bring the score back down; the margin is a ply smaller when things are improving.
         if selective
@@ -234,8 +201,9 @@ impl Searcher<'_> {
             self.td.stats.add(Event::ReverseFutilityCut);
             return estimate;
         }
-        if excluded.is_none()
-            && let Some(score) = self.null_move(pos, depth, beta, ply, estimate, in_check)
+        if !N::ROOT
+            && excluded.is_none()
+            && let Some(score) = self.null_move(pos, depth, beta, estimate)
         {
             self.td.stats.add(Event::NullMoveCut);
             return score;
@@ -244,14 +212,21 @@ impl Searcher<'_> {
         if self.stopped {
             return DRAW;
         }
-        let depth = if self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
-            self.td.stats.add(Event::InternalReduction);
-            depth - 1
-        } else {
-            depth
-        };
+        // Internal iterative reduction: without a table move the ordering is a guess, and a
+        // shallower search finds one for the next iteration.
+        let depth =
+            if !N::ROOT && self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
+                self.td.stats.add(Event::InternalReduction);
+                depth - 1
+            } else {
+                depth
+            };
 
         let mut moves = pos.legal_moves();
+        if N::ROOT {
+            let candidates = &self.root_candidates;
+            moves.retain(|m| candidates.contains(m));
+        }
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -263,49 +238,16 @@ impl Searcher<'_> {
             }
         }
 
-        // Singular extension of the table move: when a search of the node without it, at
-        // half the depth, fails low against the stored score less a margin, it is the only
-        // good move and is searched a ply deeper; when that search fails high even against
-        // beta, several moves reach beta and the node is cut (multi-cut).
-        let mut singular = false;
-        if let Some(hit) = tt_hit
-            && self.prune
-            && excluded.is_none()
-            && depth >= params::singular_min_depth()
-            && !tt_move.is_none()
-            && hit.bound != Bound::Upper
-            && hit.depth >= depth - params::singular_depth_margin()
-            && hit.score.abs() < TB_WIN_BOUND
-            && (ply as i32) < 2 * self.root_depth
-            && let Some(tm) = moves.iter().copied().find(|m| tt_move.matches(*m))
-        {
-            let singular_beta = hit.score - params::singular_margin() * depth;
-            self.td.stack.at_mut(ply).excluded = Some(tm);
-            let score = self.negamax(
-                pos,
-                in_check,
-                (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-            );
-            // The node's own frame and line are its again: the search without the move
-            // may have left another evaluation (corrected since) and its line there.
-            let frame = self.td.stack.at_mut(ply);
-            frame.excluded = None;
-            frame.static_eval = static_eval;
-            self.td.pv.clear(ply);
-            if self.stopped {
-                return DRAW;
+        let singular = if !N::ROOT && excluded.is_none() {
+            match self.singular(pos, &moves, tt_hit, depth, beta) {
+                Singular::Cut(score) => return score,
+                Singular::Stopped => return DRAW,
+                Singular::Extend => true,
+                Singular::No => false,
             }
-            if score < singular_beta {
-                self.td.stats.add(Event::SingularExtension);
-                singular = true;
-            } else if singular_beta >= beta {
-                self.td.stats.add(Event::MultiCut);
-                return singular_beta;
-            }
-        }
+        } else {
+            false
+        };
 
         let mut node = NodeBest::new(tb_floor, alpha, alpha_orig);
         let mut tried = Tried::new();
@@ -328,7 +270,8 @@ impl Searcher<'_> {
             }
             // Exchange pruning: a move that loses too much material by exchange is skipped,
             // once a move has been searched, at PV nodes too and even if it gives check.
-            if self.prune
+            if !N::ROOT
+                && self.prune
                 && !in_check
                 && i > 0
                 && !late
@@ -359,10 +302,9 @@ impl Searcher<'_> {
                 self.td.stats.add(pruned);
                 continue;
             }
-            let child = self.td.push_move(pos, m, ply);
+            let child = self.td.push_move(pos, m);
             self.tt.prefetch(self.td.stack.key());
-            let child_in_check = child.is_check();
-            if (late || futile) && !child_in_check {
+            if (late || futile) && !self.td.stack.at(ply + 1).in_check {
                 self.td.stats.add(pruned);
                 self.td.pop_move();
                 if futile {
@@ -373,19 +315,7 @@ impl Searcher<'_> {
                 continue;
             }
             let extension = i32::from(i == 0 && singular && tt_move.matches(m));
-            let score = self.search_child(
-                &child,
-                child_in_check,
-                m,
-                i,
-                depth + extension,
-                node.alpha,
-                beta,
-                ply,
-                pv_node,
-                in_check,
-                improving,
-            );
+            let score = self.search_child::<N>(&child, m, i, depth + extension, node.alpha, beta);
             self.td.pop_move();
             if self.stopped {
                 return node.score.max(DRAW);
@@ -396,50 +326,146 @@ impl Searcher<'_> {
                 depth,
                 previous,
             };
-            if self.record(&mut node, &at, m, score, beta, &mut tried) == Step::Cutoff {
+            let step = self.record(&mut node, &at, m, score, beta, &mut tried);
+            if N::ROOT && step != Step::Worse {
+                self.root_best = Some((m, score));
+            }
+            if step == Step::Cutoff {
                 break;
             }
         }
 
         node.score = node.score.min(tb_ceiling);
-        if excluded.is_none() {
-            self.store_node(key, &node, beta, static_eval, depth, ply);
+        // The root's result is true of the position only when it searched every move; a
+        // search without one of the moves is not the node's.
+        let store = if N::ROOT {
+            self.root_whole
+        } else {
+            excluded.is_none()
+        };
+        if store {
+            self.store_node(key, &node, beta, static_eval, depth);
         }
         node.score
     }
 
-    /// Searches the `i`-th move of a node (its `child`) by principal variation search: the
-    /// first move gets the full window; the rest are only proved worse with a null window,
-    /// and searched again if that fails.
-    #[allow(clippy::too_many_arguments)]
+    /// Null-move pruning: if passing the move still leaves us at or above beta after a
+    /// shallower search, a real move would too. Not in check, not twice in a row, not with
+    /// beta among mate or tablebase scores, and not with only king and pawns (where passing
+    /// may be the best move: zugzwang).
+    fn null_move(&mut self, pos: &Chess, depth: i32, beta: i32, estimate: i32) -> Option<i32> {
+        let frame = self.td.stack.at(self.td.stack.ply());
+        if !self.prune
+            || depth < params::null_min_depth()
+            || frame.after_null
+            || beta.abs() >= TB_WIN_BOUND
+            || frame.in_check
+        {
+            return None;
+        }
+        let board = pos.board();
+        let ours = board.by_color(pos.turn());
+        if (ours & !(board.pawns() | board.kings())).is_empty() || estimate < beta {
+            return None;
+        }
+        let null_pos = pos.clone().swap_turn().ok()?;
+        let reduction = params::null_base_reduction() + depth / params::null_depth_divisor();
+        let floor = self.td.push_null(pos);
+        let score = -self.negamax::<NonPv>(&null_pos, -beta, -beta + 1, depth - 1 - reduction);
+        self.td.pop_null(floor);
+        if self.stopped || score < beta {
+            return None;
+        }
+        // A mate (or tablebase win) found after passing is not a real one, as passing is not
+        // a move: claim only the bound.
+        Some(if score >= TB_WIN_BOUND { beta } else { score })
+    }
+
+    /// Singular extension of the table move: when a search of the node without it, at half
+    /// the depth, fails low against the stored score less a margin, it is the only good move
+    /// and is searched a ply deeper; when that search fails high even against beta, several
+    /// moves reach beta and the node is cut (multi-cut).
+    fn singular(
+        &mut self,
+        pos: &Chess,
+        moves: &MoveList,
+        tt_hit: Option<TtEntry>,
+        depth: i32,
+        beta: i32,
+    ) -> Singular {
+        let Some(hit) = tt_hit else {
+            return Singular::No;
+        };
+        if !self.prune
+            || depth < params::singular_min_depth()
+            || hit.mv.is_none()
+            || hit.bound == Bound::Upper
+            || hit.depth < depth - params::singular_depth_margin()
+            || hit.score.abs() >= TB_WIN_BOUND
+            || self.td.stack.ply() as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let Some(tm) = moves.iter().copied().find(|m| hit.mv.matches(*m)) else {
+            return Singular::No;
+        };
+        let singular_beta = hit.score - params::singular_margin() * depth;
+        let ply = self.td.stack.ply();
+        let kept = *self.td.stack.at(ply);
+        self.td.stack.at_mut(ply).excluded = Some(tm);
+        let score = self.negamax::<NonPv>(pos, singular_beta - 1, singular_beta, (depth - 1) / 2);
+        // The node's own frame and line are its again: the search without the move may have
+        // left another evaluation and its line there.
+        let frame = self.td.stack.at_mut(ply);
+        (frame.excluded, frame.static_eval, frame.improving) =
+            (None, kept.static_eval, kept.improving);
+        self.td.pv.clear(ply);
+        if self.stopped {
+            Singular::Stopped
+        } else if score < singular_beta {
+            self.td.stats.add(Event::SingularExtension);
+            Singular::Extend
+        } else if singular_beta >= beta {
+            self.td.stats.add(Event::MultiCut);
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Searches `child`, the position after the `i`-th move `m` of the node above it (the
+    /// stack's current node is the child), by principal variation search: the first move
+    /// gets the full window; the rest are only proved worse with a null window, and searched
+    /// again if that fails.
     #[inline]
-    pub(super) fn search_child(
+    fn search_child<N: NodeType>(
         &mut self,
         child: &Chess,
-        child_in_check: bool,
         m: Move,
         i: usize,
         depth: i32,
         alpha: i32,
         beta: i32,
-        ply: usize,
-        pv_node: bool,
-        in_check: bool,
-        improving: bool,
     ) -> i32 {
         if i == 0 {
-            return -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1);
+            return if N::PV {
+                -self.negamax::<Pv>(child, -beta, -alpha, depth - 1)
+            } else {
+                -self.negamax::<NonPv>(child, -beta, -alpha, depth - 1)
+            };
         }
+        let ply = self.td.stack.ply();
+        let (node, child_frame) = (*self.td.stack.at(ply - 1), self.td.stack.at(ply));
         // Late move reductions: quiet moves far down the ordering are searched less deep
         // first; one that surprises is searched again at full depth.
         let reduction = if self.prune
             && depth >= params::lmr_min_depth()
             && i >= params::lmr_min_moves() as usize
-            && !in_check
+            && !node.in_check
             && !is_tactical(m)
-            && !child_in_check
+            && !child_frame.in_check
         {
-            let r = lmr_reduction(depth, i) - i32::from(pv_node) + i32::from(!improving);
+            let r = lmr_reduction(depth, i) - i32::from(N::PV) + i32::from(!node.improving);
             let divisor = params::lmr_history_divisor();
             let by_history = if divisor > 0 {
                 // The mover is the side not to move in the child.
@@ -465,98 +491,26 @@ impl Searcher<'_> {
             self.td.stats.add(Event::Reduced);
         }
         let reduced = depth - 1 - reduction;
-        let mut s = -self.negamax(child, child_in_check, reduced, -alpha - 1, -alpha, ply + 1);
+        let mut s = -self.negamax::<NonPv>(child, -alpha - 1, -alpha, reduced);
         if s > alpha && reduction > 0 && !self.stopped {
-            s = -self.negamax(
-                child,
-                child_in_check,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-            );
+            s = -self.negamax::<NonPv>(child, -alpha - 1, -alpha, depth - 1);
         }
-        if s > alpha && s < beta && !self.stopped {
-            -self.negamax(child, child_in_check, depth - 1, -beta, -alpha, ply + 1)
+        // At a non-PV node the window is null: a score above alpha is at beta.
+        if N::PV && s > alpha && s < beta && !self.stopped {
+            -self.negamax::<Pv>(child, -beta, -alpha, depth - 1)
         } else {
             s
         }
     }
+}
 
-    /// Resolves captures and promotions until the position is quiet; the side to move may
-    /// "stand pat" on the static score. In check (`in_check`, known to the parent), every
-    /// evasion is searched instead.
-    pub fn quiescence(
-        &mut self,
-        pos: &Chess,
-        in_check: bool,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.td.pv.clear(ply);
-        self.visit(ply);
-        if self.stopped {
-            return DRAW;
-        }
-        if pos.is_insufficient_material() {
-            return DRAW;
-        }
-        debug_assert_eq!(in_check, pos.is_check());
-        if ply >= MAX_PLY {
-            return if in_check {
-                DRAW
-            } else {
-                self.td.evaluate(pos, ply)
-            };
-        }
-
-        let mut best = -INFINITY;
-        if !in_check {
-            best = self.td.evaluate(pos, ply);
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-
-        let mut moves = MoveList::new();
-        if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
-        } else {
-            // Only captures and promotions that do not lose material by exchange, written
-            // into the list in place.
-            tactical_moves_into(pos, &mut moves);
-            if self.prune {
-                moves.retain(|m| is_good_tactical(pos, *m));
-            }
-        }
-        let mut picker = if self.prune && !in_check {
-            Picker::known_good(pos, &mut moves)
-        } else {
-            Picker::new(pos, &mut moves, PackedMove::NONE, None)
-        };
-        // By reference, as in `negamax`: the picker is not copied into the loop.
-        for m in picker.by_ref() {
-            let child = self.td.play_in_quiescence(pos, m, ply);
-            let score = -self.quiescence(&child, child.is_check(), -beta, -alpha, ply + 1);
-            if self.stopped {
-                return best.max(DRAW);
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.td.pv.update(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
+/// What the singular search found of the table move.
+enum Singular {
+    /// Nothing to do: no search, or the move is not singular.
+    No,
+    /// The only good move: searched a ply deeper.
+    Extend,
+    /// Other moves reach beta too: the node is cut with this score.
+    Cut(i32),
+    Stopped,
 }

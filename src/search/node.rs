@@ -1,12 +1,44 @@
-//! A node's bookkeeping as its moves are searched, shared by the root and the interior:
-//! the best score and move so far, alpha and the line as they rise, the cutoff's credit to
-//! move ordering, and the result stored in the table as a bound of the window.
+//! What kind of node is searched (root, PV, non-PV: types, so that each kind's search is
+//! compiled apart), and a node's bookkeeping as its moves are searched: the best score and
+//! move so far, alpha and the line as they rise, the cutoff's credit to move ordering, and
+//! the result stored in the table as a bound of the window.
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::is_tactical;
 use super::searcher::Searcher;
-use super::tt::{Bound, PackedMove};
+use super::tt::{Bound, PackedMove, TtEntry};
+
+/// A kind of node, known when the search is compiled: the root (whose moves are the root
+/// list's and which does no pruning, probing or extension of its own), a PV node (an open
+/// window: the principal variation may run through it; nothing prunes it by its table
+/// entry), or a non-PV node (a null window: proved better or worse than a bound).
+pub trait NodeType {
+    const ROOT: bool;
+    const PV: bool;
+}
+
+/// The root node (a PV node too).
+pub struct Root;
+/// A node below the root searched with an open window.
+pub struct Pv;
+/// A node searched with a null window.
+pub struct NonPv;
+
+impl NodeType for Root {
+    const ROOT: bool = true;
+    const PV: bool = true;
+}
+
+impl NodeType for Pv {
+    const ROOT: bool = false;
+    const PV: bool = true;
+}
+
+impl NodeType for NonPv {
+    const ROOT: bool = false;
+    const PV: bool = false;
+}
 
 /// A node's best score and move so far, and its window's lower end as it rises.
 pub(super) struct NodeBest {
@@ -102,15 +134,18 @@ impl Searcher<'_> {
         beta: i32,
         static_eval: i32,
         depth: i32,
-        ply: usize,
     ) {
         if !self.use_tt {
             return;
         }
-        let bound = Bound::of_result(node.score, node.alpha_orig, beta);
-        let packed = node.mv.map_or(PackedMove::NONE, PackedMove::new);
-        self.tt
-            .store(key, packed, node.score, static_eval, depth, bound, ply);
+        let entry = TtEntry {
+            mv: node.mv.map_or(PackedMove::NONE, PackedMove::new),
+            score: node.score,
+            eval: static_eval,
+            depth,
+            bound: Bound::of_result(node.score, node.alpha_orig, beta),
+        };
+        self.tt.store(key, self.td.stack.ply(), entry);
     }
 
     /// A move at `ply` caused a cutoff: if quiet, it becomes a killer, gains history (the

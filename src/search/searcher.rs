@@ -37,6 +37,10 @@ pub struct Searcher<'a> {
     pub tb: Option<Probe<'a>>,
     /// The depth of the root's current search: extensions stop twice as deep.
     pub root_depth: i32,
+    /// The moves the root's current search searches (`search_root`'s candidates).
+    pub(super) root_candidates: Vec<Move>,
+    /// Whether they are every legal move, so that the root's result may be stored.
+    pub(super) root_whole: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -61,6 +65,8 @@ impl<'a> Searcher<'a> {
             root_hint: None,
             tb: None,
             root_depth: 0,
+            root_candidates: Vec::new(),
+            root_whole: false,
         }
     }
 
@@ -97,7 +103,8 @@ impl<'a> Searcher<'a> {
     /// Counts a node and, now and then, asks the clock whether to stop. Threads that share
     /// a node limit claim each node from the shared count, so that together they search
     /// exactly the limit: a node that finds none left is not searched (`stopped`).
-    pub(super) fn visit(&mut self, ply: usize) {
+    pub(super) fn visit(&mut self) {
+        let ply = self.td.stack.ply();
         if let (Some(shared), Some(limit)) = (self.shared_nodes, self.clock.node_limit()) {
             let claim = |n: u64| (n < limit).then_some(n + 1);
             if shared

@@ -92,9 +92,10 @@ impl PackedMove {
     }
 }
 
-/// One probed entry, with the score already converted back to "distance from this node".
+/// One entry as the search stores and probes it, the score as "distance from this node"
+/// (the table converts mate scores to and from "distance from the stored node").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtHit {
+pub struct TtEntry {
     pub mv: PackedMove,
     pub score: i32,
     pub eval: i32,
@@ -287,10 +288,10 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         let data = self.entries[self.index(key)].load(key)?;
         let bound = Bound::from_bits((data >> 56) & 3)?;
-        Some(TtHit {
+        Some(TtEntry {
             mv: PackedMove(data as u16),
             // `ply` turns a stored "mate from here" back into "mate from the root".
             score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
@@ -300,19 +301,17 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a result. An entry of this search that was searched deeper for another key is
-    /// kept; the old move is kept when the new result has none for the same key.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: PackedMove,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    /// Stores the result `entry` of the node of `key`, `ply` plies from the root. An entry of
+    /// this search that was searched deeper for another key is kept; the old move is kept
+    /// when the new result has none for the same key.
+    pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
+        let TtEntry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = entry;
         let e = &self.entries[self.index(key)];
         let (old_key, old) = e.peek();
         let age = self.age.load(Ordering::Relaxed);
@@ -427,16 +426,26 @@ mod tests {
 
     use crate::search::score::{MATE, mated_in};
 
+    fn entry(mv: PackedMove, score: i32, eval: i32, depth: i32, bound: Bound) -> TtEntry {
+        TtEntry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        }
+    }
+
     #[test]
     fn store_then_probe_round_trips_every_field() {
         let tt = TranspositionTable::new(1).unwrap();
         let key = 0x1234_5678_9abc_def0;
         let mv = PackedMove(0x2abc);
-        tt.store(key, mv, -123, 45, 17, Bound::Lower, 3);
+        tt.store(key, 3, entry(mv, -123, 45, 17, Bound::Lower));
         let hit = tt.probe(key, 3).unwrap();
         assert_eq!(
             hit,
-            TtHit {
+            TtEntry {
                 mv,
                 score: -123,
                 eval: 45,
@@ -452,11 +461,19 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         // Found at ply 4: we mate in 7 plies from the root, i.e. 3 plies from this node.
         let root_score = MATE - 7;
-        tt.store(1, PackedMove::NONE, root_score, 0, 5, Bound::Exact, 4);
+        tt.store(
+            1,
+            4,
+            entry(PackedMove::NONE, root_score, 0, 5, Bound::Exact),
+        );
         // Probed from ply 2 by a transposition: now mate is 5 plies from the root.
         assert_eq!(tt.probe(1, 2).unwrap().score, MATE - 5);
         // Negative mates: we are mated in 6 plies from the root, found at ply 5.
-        tt.store(2, PackedMove::NONE, mated_in(6), 0, 5, Bound::Upper, 5);
+        tt.store(
+            2,
+            5,
+            entry(PackedMove::NONE, mated_in(6), 0, 5, Bound::Upper),
+        );
         assert_eq!(tt.probe(2, 1).unwrap().score, mated_in(2));
         assert_eq!(tt.probe(2, 5).unwrap().score, mated_in(6));
     }
@@ -464,7 +481,7 @@ mod tests {
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(77, PackedMove(5), 10, 0, 3, Bound::Exact, 0);
+        tt.store(77, 0, entry(PackedMove(5), 10, 0, 3, Bound::Exact));
         let i = tt.index(77);
         tt.entries[i].data.fetch_xor(1 << 20, Ordering::Relaxed);
         assert!(tt.probe(77, 0).is_none());
@@ -473,8 +490,8 @@ mod tests {
     #[test]
     fn new_result_without_move_keeps_the_old_move() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(9, PackedMove(321), 10, 0, 3, Bound::Exact, 0);
-        tt.store(9, PackedMove::NONE, 20, 0, 4, Bound::Upper, 0);
+        tt.store(9, 0, entry(PackedMove(321), 10, 0, 3, Bound::Exact));
+        tt.store(9, 0, entry(PackedMove::NONE, 20, 0, 4, Bound::Upper));
         let hit = tt.probe(9, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.bound),
@@ -494,15 +511,15 @@ mod tests {
     fn a_deep_entry_of_this_search_is_kept_against_a_much_shallower_other_key() {
         let tt = TranspositionTable::new(1).unwrap();
         assert_eq!(tt.index(KEY_A), tt.index(KEY_B));
-        tt.store(KEY_A, PackedMove(1), 0, 0, 10, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 10, Bound::Exact));
         // Depth 6 is more than three plies shallower: A stays.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 6, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 6, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (Some(10), None)
         );
         // Depth 7 is within three plies: B takes the slot.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 7, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 7, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(7))
@@ -512,8 +529,8 @@ mod tests {
     #[test]
     fn the_same_key_is_always_overwritten_even_by_a_shallower_result() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(KEY_A, PackedMove(1), 50, 0, 20, Bound::Exact, 0);
-        tt.store(KEY_A, PackedMove(3), -5, 0, 1, Bound::Upper, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 50, 0, 20, Bound::Exact));
+        tt.store(KEY_A, 0, entry(PackedMove(3), -5, 0, 1, Bound::Upper));
         let hit = tt.probe(KEY_A, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.depth, hit.bound),
@@ -524,21 +541,21 @@ mod tests {
     #[test]
     fn entries_of_an_earlier_search_give_way_whatever_their_depth() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         tt.new_search();
         // Still readable in the next search...
         assert_eq!(depth_of(&tt, KEY_A), Some(30));
         // ...but replaced by anything stored in it.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 0, Bound::Lower, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 0, Bound::Lower));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(0))
         );
         // The new entry is of the current search: it is protected in turn.
-        tt.store(KEY_A, PackedMove(1), 0, 0, 0, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 0, Bound::Exact));
         assert_eq!(depth_of(&tt, KEY_A), Some(0));
-        tt.store(KEY_B, PackedMove(2), 0, 0, 20, Bound::Exact, 0);
-        tt.store(KEY_A, PackedMove(1), 0, 0, 16, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 20, Bound::Exact));
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 16, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(20))
@@ -556,20 +573,20 @@ mod tests {
             })
             .collect();
         assert_eq!(ages, (1..64).chain([0]).collect::<Vec<u8>>());
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         // 63 searches later the entry is still old...
         for _ in 0..63 {
             tt.new_search();
         }
-        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 1, Bound::Exact));
         assert_eq!(depth_of(&tt, KEY_B), Some(1));
         // ...and after 64 the age has wrapped round: this deep entry counts as current.
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         tt.new_search();
         for _ in 0..63 {
             tt.new_search();
         }
-        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 1, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (Some(30), None)
@@ -610,12 +627,8 @@ mod tests {
         for k in 0..200_000u64 {
             tt.store(
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                PackedMove(1),
                 0,
-                0,
-                1,
-                Bound::Exact,
-                0,
+                entry(PackedMove(1), 0, 0, 1, Bound::Exact),
             );
         }
         assert!(tt.hashfull() > 900);
