@@ -7,7 +7,7 @@
 
 use ferrum::basics::position::Game;
 use ferrum::search::driver;
-use ferrum::search::ordering::history_bonus;
+use ferrum::search::history::history_bonus;
 use ferrum::search::params;
 use ferrum::search::score::MATE;
 use ferrum::search::stats::{Event, Stats};

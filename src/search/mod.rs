@@ -1,6 +1,7 @@
 //! The search: iterative deepening over alpha-beta negamax, with its table, ordering and clock.
 
 pub mod driver;
+pub mod history;
 pub mod negamax;
 pub mod node;
 pub mod ordering;

@@ -253,7 +253,13 @@ impl Searcher<'_> {
         let mut tried = Tried::new();
         let frame = *self.td.stack.at(ply);
         let previous = frame.played;
-        let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
+        let order = QuietOrder::new(
+            &self.td.history,
+            &self.td.counters,
+            frame.killers,
+            pos.turn(),
+            previous,
+        );
         // Iterated by reference: moving the picker (a kilobyte of keys) into the loop's
         // adaptor would copy it at every node.
         let mut picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
@@ -469,7 +475,7 @@ impl Searcher<'_> {
             let divisor = params::lmr_history_divisor();
             let by_history = if divisor > 0 {
                 // The mover is the side not to move in the child.
-                self.td.heuristics.history(!child.turn(), m) / divisor
+                self.td.history.get(!child.turn(), m) / divisor
             } else {
                 0
             };

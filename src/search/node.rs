@@ -164,9 +164,9 @@ impl Searcher<'_> {
         }
         self.td.stack.add_killer(ply, m);
         let side = pos.turn();
-        self.td.heuristics.on_cutoff(side, depth, m, quiets_tried);
+        self.td.history.update(side, depth, m, quiets_tried);
         if let Some(p) = previous {
-            self.td.heuristics.set_counter(side, p, m);
+            self.td.counters.set(side, p, m);
         }
     }
 }

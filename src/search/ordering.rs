@@ -1,11 +1,12 @@
 //! Move ordering: the TT move first, then captures and promotions by MVV-LVA, then the two
 //! killer moves of the ply, then the counter move to the opponent's last move, then quiet
-//! moves by their history score.
+//! moves by their history score (`history.rs`, which the picker only reads), then captures
+//! that lose material.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Role};
 
-use super::params;
+use super::history::{CounterMoves, QuietHistory};
 use super::see::{piece_value, see};
 use super::tt::PackedMove;
 
@@ -19,94 +20,6 @@ const COUNTER: i32 = 88_000;
 /// score (its history, within ±`history_max`) stays above -88,000, a losing capture (this
 /// plus under 30,000 of MVV-LVA) below -170,000.
 const BAD_TACTICAL: i32 = -200_000;
-
-/// What quiet moves caused cutoffs before: per side, from-square and to-square a score that
-/// grows with the depth of each cutoff; per side, and per piece and square of the opponent's
-/// last move, the quiet move that refuted it. (Killers live in the search stack.)
-pub struct Heuristics {
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
-}
-
-impl Default for Heuristics {
-    fn default() -> Heuristics {
-        Heuristics {
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counters: Box::new([[[None; 64]; 6]; 2]),
-        }
-    }
-}
-
-/// The bounded update of a history entry `h` by `bonus`: less in proportion to how large
-/// the entry already is, so entries stay within `history_max` (in i64: a tuning build's
-/// largest bound and bonus multiply past i32).
-fn gravity(h: i32, bonus: i32) -> i32 {
-    let max = i64::from(params::history_max());
-    (i64::from(bonus) - i64::from(h) * i64::from(bonus).abs() / max) as i32
-}
-
-fn squares(m: Move) -> (usize, usize) {
-    let p = PackedMove::new(m).0;
-    ((p & 63) as usize, ((p >> 6) & 63) as usize)
-}
-
-/// The history bonus of a cutoff at `depth` (the quiet moves tried before it lose as much).
-pub fn history_bonus(depth: i32) -> i32 {
-    let d = depth.max(1);
-    (params::history_bonus_quadratic() * d * d + params::history_bonus_linear() * (d - 1))
-        .min(params::history_bonus_cap())
-        .min(params::history_max())
-}
-
-impl Heuristics {
-    pub fn history(&self, side: Color, m: Move) -> i32 {
-        self.history_of(side, PackedMove::new(m))
-    }
-
-    fn history_of(&self, side: Color, m: PackedMove) -> i32 {
-        let (from, to) = (m.0 as usize & 63, (m.0 as usize >> 6) & 63);
-        self.history[side as usize][from][to]
-    }
-
-    /// A quiet move refuted the position: reward its history; the quiet moves tried before
-    /// it, which did not cut, are penalised.
-    pub fn on_cutoff(&mut self, side: Color, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = history_bonus(depth);
-        self.adjust(side, best, bonus);
-        for &m in tried {
-            if m != best {
-                self.adjust(side, m, -bonus);
-            }
-        }
-    }
-
-    /// Moves an entry by `bonus`, less in proportion to how large it already is.
-    fn adjust(&mut self, side: Color, m: Move, bonus: i32) {
-        let (from, to) = squares(m);
-        let h = &mut self.history[side as usize][from][to];
-        // History scores stay within a bound: this "gravity" pulls them back toward zero.
-        *h += gravity(*h, bonus);
-    }
-
-    /// Every entry back to its start (nothing learnt).
-    pub fn clear(&mut self) {
-        self.history.as_flattened_mut().as_flattened_mut().fill(0);
-        self.counters
-            .as_flattened_mut()
-            .as_flattened_mut()
-            .fill(None);
-    }
-
-    /// The quiet move that last refuted `previous`, the opponent's move, for `side`.
-    pub fn counter(&self, side: Color, previous: Move) -> Option<Move> {
-        self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize]
-    }
-
-    pub fn set_counter(&mut self, side: Color, previous: Move, reply: Move) {
-        self.counters[side as usize][previous.role() as usize - 1][previous.to() as usize] =
-            Some(reply);
-    }
-}
 
 /// Most valuable victim first, least valuable attacker breaking ties; a promotion counts as
 /// capturing the piece it becomes.
@@ -123,9 +36,9 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-/// Where quiet moves are ordered from: the heuristics, the ply's killers and the side to move.
+/// Where quiet moves are ordered from: the history, the ply's killers and the side to move.
 pub struct QuietOrder<'a> {
-    pub heuristics: &'a Heuristics,
+    pub history: &'a QuietHistory,
     pub killers: [Option<Move>; 2],
     pub side: Color,
     /// The counter move to the opponent's last move, if any.
@@ -134,18 +47,19 @@ pub struct QuietOrder<'a> {
 
 impl<'a> QuietOrder<'a> {
     /// The order of a node where `side` moves, with its ply's `killers`, after the opponent's
-    /// move `previous` (None at the root and after a null move): the counter move follows.
+    /// move `previous` (None at the root and after a null move): its counter move follows.
     pub fn new(
-        heuristics: &'a Heuristics,
+        history: &'a QuietHistory,
+        counters: &CounterMoves,
         killers: [Option<Move>; 2],
         side: Color,
         previous: Option<Move>,
     ) -> QuietOrder<'a> {
         QuietOrder {
-            heuristics,
+            history,
             killers,
             side,
-            counter: previous.and_then(|p| heuristics.counter(side, p)),
+            counter: previous.and_then(|p| counters.get(side, p)),
         }
     }
 }
@@ -203,7 +117,7 @@ fn optimistic_score(
     } else if counter.is(m, packed) {
         COUNTER
     } else {
-        quiet.map_or(0, |q| q.heuristics.history_of(q.side, packed))
+        quiet.map_or(0, |q| q.history.get_packed(q.side, packed))
     }
 }
 
@@ -215,8 +129,8 @@ fn is_unchecked_tactical(score: i32) -> bool {
 /// The picker keeps each move's score as a key: the score times 256 plus 255 less the
 /// move's slot in the list, so the largest key is the first of the highest scores, found in
 /// one pass the compiler vectorises. Scores must stay inside ±2^23 (8,388,608): the classes
-/// are at most a million and a quiet move's history at most 65,536 (the bound's largest
-/// setting); a score made of several history terms must keep within it too.
+/// are at most a million and a quiet move's history at most 32,767 (an i16); a score made
+/// of several history terms must keep within it too.
 #[inline(always)]
 fn key(score: i32, slot: usize) -> i32 {
     debug_assert!(score.abs() < 1 << 23 && slot < 256);
@@ -333,33 +247,6 @@ mod tests {
     use shakmaty::{CastlingMode, Position, fen::Fen};
 
     #[test]
-    fn history_bonuses_grow_with_depth_and_entries_stay_within_the_bound() {
-        let mut last = 0;
-        for d in 1..=128 {
-            let b = history_bonus(d);
-            assert!(
-                b >= last && b >= 1 && b <= params::history_max(),
-                "{d}: {b}"
-            );
-            last = b;
-        }
-        // The bounded update: the rewarded move approaches the bound from below and the
-        // penalised one from above, without passing it, at any depth.
-        let pos = Chess::default();
-        let moves = pos.legal_moves();
-        let (good, bad) = (moves[0], moves[1]);
-        let mut h = Heuristics::default();
-        for i in 0..5000 {
-            h.on_cutoff(Color::White, 1 + i % 128, good, &[bad]);
-            let (g, b) = (h.history(Color::White, good), h.history(Color::White, bad));
-            assert!(0 < g && g <= params::history_max(), "{i}: {g}");
-            assert!(-params::history_max() <= b && b < 0, "{i}: {b}");
-        }
-        assert!(h.history(Color::White, good) > params::history_max() * 9 / 10);
-        assert_eq!(h.history(Color::Black, good), 0);
-    }
-
-    #[test]
     fn tt_move_then_captures_by_victim_then_quiets() {
         // White can take the queen with the pawn, or the rook with the pawn or the queen.
         let fen: Fen = "4k3/8/2q1r3/3P4/8/8/4Q3/K7 w - - 0 1".parse().unwrap();
@@ -432,7 +319,7 @@ mod tests {
     fn checking_exchanges_late_gives_the_order_of_scoring_them_all_first() {
         use crate::basics::rng::Lcg;
         let mut rng = Lcg(7);
-        let mut h = Heuristics::default();
+        let mut h = QuietHistory::default();
         let mut compared = 0;
         for fen in [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -451,8 +338,13 @@ mod tests {
                 }
                 // Some history, so quiet moves are not all tied, and some ties left.
                 let side = pos.turn();
-                for m in moves.iter().filter(|m| !is_tactical(**m)).step_by(3) {
-                    h.adjust(side, *m, (rng.next_u31() % 200) as i32 - 100);
+                let quiet: Vec<Move> = moves
+                    .iter()
+                    .filter(|m| !is_tactical(**m))
+                    .copied()
+                    .collect();
+                for pair in quiet.chunks(2).step_by(2) {
+                    h.update(side, 1 + (rng.next_u31() % 4) as i32, pair[0], pair);
                 }
                 let tt_move = match rng.next_u31() % 3 {
                     0 => PackedMove::NONE,
@@ -471,7 +363,7 @@ mod tests {
                 let (killers, counter) = ([any_quiet(), any_quiet()], any_quiet());
                 for quiet in [false, true] {
                     let q = QuietOrder {
-                        heuristics: &h,
+                        history: &h,
                         killers,
                         side,
                         counter,
@@ -499,12 +391,12 @@ mod tests {
                 .find(|m| m.to_uci(CastlingMode::Standard).to_string() == s)
                 .unwrap()
         };
-        let mut h = Heuristics::default();
-        h.on_cutoff(Color::White, 4, find("g1f3"), &[]);
-        h.on_cutoff(Color::White, 2, find("d2d4"), &[find("a2a3")]);
-        h.on_cutoff(Color::White, 8, find("b1c3"), &[]);
+        let mut h = QuietHistory::default();
+        h.update(Color::White, 4, find("g1f3"), &[]);
+        h.update(Color::White, 2, find("d2d4"), &[find("a2a3")]);
+        h.update(Color::White, 8, find("b1c3"), &[]);
         let q = QuietOrder {
-            heuristics: &h,
+            history: &h,
             killers: [Some(find("d2d4")), Some(find("g1f3"))],
             side: Color::White,
             counter: None,
@@ -516,7 +408,7 @@ mod tests {
         // Killers of ply 3, newest first; then b1c3 by its history; a2a3 was penalised: last.
         assert_eq!(&order[..3], &["d2d4", "g1f3", "b1c3"]);
         assert_eq!(order.last().map(String::as_str), Some("a2a3"));
-        assert!(h.history(Color::White, find("a2a3")) < 0);
-        assert_eq!(h.history(Color::Black, find("b1c3")), 0);
+        assert!(h.get(Color::White, find("a2a3")) < 0);
+        assert_eq!(h.get(Color::Black, find("b1c3")), 0);
     }
 }

@@ -106,8 +106,8 @@ search_params! {
     aspiration_min_depth = 5, 1..=12;
     aspiration_delta = 25, 5..=200;
     aspiration_max_delta = 1000, 100..=5000;
-    /// Move ordering: history scores stay within this bound.
-    history_max = 16384, 1024..=65536;
+    /// Move ordering: history scores stay within this bound (an i16's range at most).
+    history_max = 16384, 1024..=32767;
     /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
     /// (and never above `history_max`).
     history_bonus_quadratic = 16, 1..=64;

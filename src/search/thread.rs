@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
-use super::ordering::Heuristics;
+use super::history::{CounterMoves, QuietHistory};
 use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
@@ -23,7 +23,8 @@ const ACCUMULATORS: usize = MAX_PLY + 2;
 pub struct ThreadData {
     pub stack: SearchStack,
     /// History and counter moves: true of the game from move to move, so kept.
-    pub heuristics: Heuristics,
+    pub history: QuietHistory,
+    pub counters: CounterMoves,
     /// The evaluation's pawn-structure cache, warm from one search to the next.
     pub pawn_cache: PawnCache,
     /// Nodes searched by this thread in the current search.
@@ -62,7 +63,8 @@ impl ThreadData {
     /// Forgets what earlier searches learnt (history, counter moves), as a new `ThreadData`
     /// would have it, without allocating one.
     pub fn forget_game(&mut self) {
-        self.heuristics.clear();
+        self.history.clear();
+        self.counters.clear();
     }
 
     /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
