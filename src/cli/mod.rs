@@ -60,7 +60,7 @@ pub enum Command {
 /// Runs the command line's choice: the UCI loop when no subcommand is given.
 pub fn run(cli: Cli) -> Result<(), String> {
     let Some(command) = cli.command else {
-        crate::uci::stdin::run();
+        crate::play::run();
         return Ok(());
     };
     match command {

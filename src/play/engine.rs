@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
 
+use crate::basics::memory;
 use crate::basics::position::Game;
 use crate::eval;
 use crate::eval::net_file::{self, LoadedNet};
@@ -18,7 +19,7 @@ use crate::search::pool::{Done, Helpers, Pool, panic_message};
 use crate::search::syzygy::Tables;
 use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
-use crate::search::tt::{self, TranspositionTable};
+use crate::search::tt::TranspositionTable;
 use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, info_line};
 use crate::uci::parse::Command;
@@ -269,8 +270,8 @@ impl Engine {
     /// the machine's free memory is refused at once, and the old table is kept.
     fn resize_hash(&mut self, mb: usize) {
         let old_mb = self.options.hash_mb;
-        let free = tt::available_mb();
-        if !tt::fits_in_memory(mb, old_mb, free) {
+        let free = memory::available_mb();
+        if !memory::fits_in_memory(mb, old_mb, free) {
             let can = free.unwrap_or(0) + old_mb;
             self.out.info_string(&format!(
                 "error: Hash {mb} MB is more than this machine can give (about {can} MB); \

@@ -7,6 +7,27 @@ use crate::eval::nnue::{
     Activation, INPUTS, KingLayout, MAX_W1, Network, QA, QB, bucket, narrow_w2,
 };
 
+/// The activation of a float pre-activation (the engine's integer one, unquantised).
+fn activate(act: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match act {
+        Activation::CReLU => c,
+        Activation::SCReLU => c * c,
+    }
+}
+
+/// Its derivative (0 where clamped).
+fn slope(act: Activation, x: f32) -> f32 {
+    if x <= 0.0 || x >= 1.0 {
+        0.0
+    } else {
+        match act {
+            Activation::CReLU => 1.0,
+            Activation::SCReLU => 2.0 * x,
+        }
+    }
+}
+
 /// The float network being trained; its output y means sigmoid(y) for the side to move
 /// (y times 400 is centipawns).
 ///
@@ -111,7 +132,7 @@ impl Params {
         let act = self.activation;
         let mut y = self.v[self.b2() + b];
         for (i, x) in ours.iter().chain(theirs).enumerate() {
-            y += w2[i] * act.apply(*x);
+            y += w2[i] * activate(act, *x);
         }
         y
     }
@@ -139,8 +160,8 @@ impl Params {
         for (half, (acc, features)) in [(&a, &ours), (&b, &theirs)].into_iter().enumerate() {
             for j in 0..h {
                 let k = half * h + j;
-                grad[w2_at + k] += g * act.apply(acc[j]);
-                d[j] = g * self.v[w2_at + k] * act.slope(acc[j]);
+                grad[w2_at + k] += g * activate(act, acc[j]);
+                d[j] = g * self.v[w2_at + k] * slope(act, acc[j]);
             }
             for (gb, dj) in grad[b1_at..b1_at + h].iter_mut().zip(&d) {
                 *gb += dj;
