@@ -14,7 +14,7 @@ use crate::eval::net_file::{self, LoadedNet};
 use crate::eval::nnue::Network;
 use crate::measure::{bench, perft};
 use crate::play::strength::Strength;
-use crate::search::driver::{self, Job, SearchResult};
+use crate::search::driver::{self, Job, SearchResult, Selectivity};
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
 use crate::search::syzygy::Tables;
 use crate::search::thread::ThreadData;
@@ -382,6 +382,7 @@ impl Engine {
             threads,
             searchmoves,
             net: self.search_net(),
+            selectivity: Selectivity::Full,
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;

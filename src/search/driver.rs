@@ -14,7 +14,7 @@ use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
 use super::stats::Stats;
 use super::thread::ThreadData;
-use super::time::{Clock, Limits, soft_time_percent};
+use super::time::{Clock, Limits, StopToken, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::basics::position::{Game, zobrist};
 use crate::eval::nnue::Network;
@@ -176,6 +176,7 @@ pub fn search_on_thread(
         tb: None,
         root: &root,
         net,
+        selectivity: Selectivity::Full,
     };
     main_search(&context, clock, None, td, report)
 }
@@ -190,6 +191,26 @@ struct Context<'a> {
     root: &'a RootMoves,
     /// The net every thread evaluates with (`UseNNUE`), or None for the hand-written one.
     net: Option<&'a Arc<Network>>,
+    selectivity: Selectivity,
+}
+
+/// How selective a search is: the engine's (`Full`), or, to be compared with the plain
+/// negamax of `reference`, without any of its pruning, reductions and extensions, with the
+/// table (its moves and exact cutoffs: the value is still exact) or without it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Selectivity {
+    #[default]
+    Full,
+    Unpruned,
+    UnprunedWithoutTable,
+}
+
+impl Selectivity {
+    /// Sets a searcher's switches to this selectivity.
+    fn apply(self, searcher: &mut Searcher) {
+        searcher.prune = self == Selectivity::Full;
+        searcher.use_tt = self != Selectivity::UnprunedWithoutTable;
+    }
 }
 
 pub use super::pool::SEARCH_STACK_BYTES;
@@ -208,6 +229,7 @@ pub struct Job {
     /// The net to evaluate with (`UseNNUE`), shared read-only by the threads; None for the
     /// hand-written evaluation.
     pub net: Option<Arc<Network>>,
+    pub selectivity: Selectivity,
 }
 
 impl Job {
@@ -224,6 +246,7 @@ impl Job {
             threads: 1,
             searchmoves: Vec::new(),
             net: None,
+            selectivity: Selectivity::Full,
         }
     }
 
@@ -266,6 +289,7 @@ pub fn search_pool(
         tb,
         root: &root,
         net: job.net.as_ref(),
+        selectivity: job.selectivity,
     };
     let n = job.threads.saturating_sub(1).min(helpers.len());
     if n == 0 {
@@ -285,6 +309,7 @@ pub fn search_pool(
                 tb: job.probe(),
                 root: &root,
                 net: job.net.as_ref(),
+                selectivity: job.selectivity,
             };
             helper_search(&context, &clock, &shared, id, td)
         })
@@ -331,6 +356,20 @@ pub fn search_on(
     }
 }
 
+/// The search as tools and tests reach it: `job` (a position, its limits, the table and how
+/// to search) on a pool of its own, with a clock made from the limits alone (no move
+/// overhead, nothing to stop it from outside); the result and every line reported.
+pub fn run(job: Job) -> Result<(SearchResult, Vec<Iteration>), String> {
+    let pool = Pool::new(job.threads.max(1))?;
+    let clock = Clock::new(
+        &job.limits,
+        job.game.pos.turn().is_white(),
+        0,
+        StopToken::detached(),
+    );
+    search_on(&pool, job, clock)
+}
+
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
 /// thread is done. Returns its node count.
 fn helper_search(
@@ -344,6 +383,7 @@ fn helper_search(
     let mut searcher = Searcher::new(context.tt, clock, td, game.repetition_keys());
     searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
+    context.selectivity.apply(&mut searcher);
     searcher.share_nodes(shared);
     let (candidates, whole) = (root.moves(), !root.restricted());
     for depth in (1 + id % 2)..MAX_PLY {
@@ -391,6 +431,7 @@ fn main_search(
     let mut searcher = Searcher::new(tt, clock, td, game.repetition_keys());
     searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
+    context.selectivity.apply(&mut searcher);
     if let Some(counter) = shared {
         searcher.share_nodes(counter);
     }

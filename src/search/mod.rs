@@ -2,17 +2,19 @@
 
 pub mod driver;
 pub mod history;
-pub mod negamax;
-pub mod node;
+mod negamax;
+mod node;
+#[cfg(test)]
+mod oracle_tests;
 pub mod ordering;
 pub mod params;
 pub mod pool;
 pub mod pv;
-pub mod quiescence;
+mod quiescence;
 pub mod reference;
 pub mod root;
 pub mod score;
-pub mod searcher;
+pub(crate) mod searcher;
 pub mod see;
 #[cfg(test)]
 mod singular_tests;
