@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# SPRT of a search change that is on main but off by default (docs/waiting-changes.md): dev
-# is COMMIT with the parameter defaults given, base is COMMIT as it is.
+# SPRT of a search change against COMMIT: dev is COMMIT with the changes given, base is
+# COMMIT as it is. A change is a patch (a file ending in .patch: experiments/NAME.patch, read
+# from COMMIT when it has that file, else from the path given; applied with `git apply`) or
+# a parameter's new default (PARAM=VALUE, in src/search/params.rs); patches go first.
 #
-#   scripts/sprt-param.sh NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]
-#   e.g. scripts/sprt-param.sh singular 4ce58df 2513 singular_min_depth=8
+#   scripts/sprt-param.sh NAME COMMIT SEED CHANGE [CHANGE ...]
+#   e.g. scripts/sprt-param.sh qsearch_tt 4ce58df 2513 experiments/qsearch_tt.patch
+#        scripts/sprt-param.sh rfp90 4ce58df 2514 rfp_margin=90
+#   (scripts/sprt-patch.sh NAME COMMIT SEED is the first, for experiments/NAME.patch)
 #
 # Both are built from clean checkouts in fixed places (../ferrum-data/sprt/build/NAME/{base,dev}),
 # so the same commit and values build the same bytes on any machine with this toolchain: the
@@ -13,14 +17,15 @@
 # SPRT [0, 5] at 4+0.04 (TC, ELO0, ELO1 override), 8moves_v3, Hash 16, concurrency 1
 # (CONCURRENCY overrides). Each NAME builds in its own place, so two SPRTs can run at once.
 # BUILD_ONLY=1 builds, checks and prints the binaries' SHA-256 without playing. REUSE=1 keeps a
-# checkout that is already the commit with the same settings (cargo then rebuilds only what
-# changed, usually nothing) instead of making it afresh. SAME_BENCH=1
+# checkout that is already the commit with the same changes (a stamp beside it records them
+# and the checkout's diff; cargo then rebuilds only what changed, usually nothing) instead of
+# making it afresh. SAME_BENCH=1
 # lets a change that leaves fixed-depth searches alone (time management) through the bench
 # check; such a change is tested at TC=10+0.1.
 set -euo pipefail
 
 die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }
-[[ $# -ge 4 ]] || die "usage: $0 NAME COMMIT SEED PARAM=VALUE [PARAM=VALUE ...]"
+[[ $# -ge 4 ]] || die "usage: $0 NAME COMMIT SEED CHANGE [CHANGE ...] (CHANGE: a .patch file or PARAM=VALUE)"
 name=$1 commit=$2 seed=$3
 [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "bad name '$name'"
 shift 3
@@ -35,44 +40,80 @@ book="${BOOK:-$repo/data/books/8moves_v3.epd}"
 full="$(git -C "$repo" rev-parse --verify --quiet "$commit^{commit}")" || die "'$commit' is not a commit"
 mkdir -p "$build" "$repo/results/journals"
 
+# The changes, patches first: each patch copied to $build/patches (from the commit when it
+# holds the path, else from the file), each setting checked.
+patches=() settings=()
+mkdir -p "$build/patches"
+for change in "$@"; do
+    if [[ "$change" == *.patch ]]; then
+        copy="$build/patches/${#patches[@]}.patch"
+        if git -C "$repo" cat-file -e "$full:$change" 2>/dev/null; then
+            git -C "$repo" show "$full:$change" > "$copy"
+        elif [[ -r "$change" ]]; then
+            cp "$change" "$copy"
+        else
+            die "no patch '$change' in $commit nor on disk"
+        fi
+        patches+=("$copy")
+    else
+        [[ "$change" =~ ^[a-z0-9_]+=-?[0-9]+$ ]] || die "bad change '$change' (a .patch file or PARAM=VALUE)"
+        settings+=("$change")
+    fi
+done
+
 # settle FILE [PARAM=VALUE ...]: sets the parameters' defaults in a copy of params.rs.
 settle() {
     local file=$1 kv p v
     shift
     for kv in "$@"; do
         p=${kv%%=*} v=${kv#*=}
-        [[ "$p" =~ ^[a-z0-9_]+$ && "$v" =~ ^-?[0-9]+$ ]] || die "bad setting '$kv'"
         grep -q "^    $p = -\?[0-9]*," "$file" || die "no parameter '$p'"
         sed -i "s/^    $p = -\?[0-9]*,/    $p = $v,/" "$file"
     done
 }
 
-# same_checkout DIR [PARAM=VALUE ...]: DIR is the commit, changed only in params.rs by the settings.
-same_checkout() {
-    local dir=$1 want
-    shift
-    [[ -d "$dir" && "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" == "$full" ]] || return 1
-    [[ -z "$(git -C "$dir" status --porcelain --untracked-files=no -- . ':!src/search/params.rs')" ]] || return 1
-    want="$(mktemp)"
-    git -C "$repo" show "$full:src/search/params.rs" > "$want"
-    settle "$want" "$@"
-    cmp -s "$want" "$dir/src/search/params.rs" || { rm -f "$want"; return 1; }
-    rm -f "$want"
+# stamp WHO: what the checkout of WHO is made of (the commit, the settings and the patches'
+# contents; none for the base), as one hash.
+stamp() {
+    {
+        echo "$full"
+        if [[ "$1" == dev ]]; then
+            printf '%s\n' "${settings[@]}"
+            cat "${patches[@]}" /dev/null
+        fi
+    } | sha256sum | cut -d' ' -f1
 }
 
-# build WHO [PARAM=VALUE ...]: a clean checkout of the commit at $build/WHO, edited, built
+# tree_hash DIR: the checkout's changes against its commit, as one hash.
+tree_hash() { git -C "$1" diff HEAD --binary | sha256sum | cut -d' ' -f1; }
+
+# same_checkout WHO: the checkout is the commit with WHO's changes, untouched since.
+same_checkout() {
+    local dir="$build/$1"
+    [[ -d "$dir" && -r "$dir.stamp" ]] || return 1
+    [[ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" == "$full" ]] || return 1
+    [[ "$(cat "$dir.stamp")" == "$(stamp "$1") $(tree_hash "$dir")" ]]
+}
+
+# build WHO: a clean checkout of the commit at $build/WHO, changed (the dev only), built
 # (with REUSE=1, the checkout already there when it is the same).
 build() {
     local who=$1
-    shift
     local dir="$build/$who"
-    if [[ -n "${REUSE:-}" ]] && same_checkout "$dir" "$@"; then
+    if [[ -n "${REUSE:-}" ]] && same_checkout "$who"; then
         echo "== reusing $dir"
     else
         git -C "$repo" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
         git -C "$repo" worktree prune
         git -C "$repo" worktree add --detach --quiet "$dir" "$full"
-        settle "$dir/src/search/params.rs" "$@"
+        if [[ "$who" == dev ]]; then
+            local patch
+            for patch in "${patches[@]}"; do
+                git -C "$dir" apply "$patch" || die "$patch does not apply to $commit"
+            done
+            settle "$dir/src/search/params.rs" "${settings[@]}"
+        fi
+        echo "$(stamp "$who") $(tree_hash "$dir")" > "$dir.stamp"
         # Another build's target seeds this one: the dependencies are then compiled already
         # (their fingerprints do not depend on where the checkout is; ferrum's do, so it is
         # built afresh). `cp -a` keeps the files' times: cargo calls a dependency stale when
@@ -92,14 +133,14 @@ bench_of() { "$1" bench 2>/dev/null | tail -1 | cut -d' ' -f1; }
 
 echo "== building base ($full) and dev ($*)"
 build base
-build dev "$@"
+build dev
 base="$build/base/target/release/ferrum" dev="$build/dev/target/release/ferrum"
 want="$(git -C "$repo" log -1 --format=%B "$full" | grep -o 'Bench: [0-9]*' | tail -1 | cut -d' ' -f2)"
 bb="$(bench_of "$base")" db="$(bench_of "$dev")"
 echo "== bench: base $bb (commit says ${want:-nothing}), dev $db"
 [[ -z "$want" || "$bb" == "$want" ]] || die "the base's bench $bb is not the commit's $want"
 # A time-management change (SAME_BENCH=1) searches a fixed depth as the base does.
-[[ "$db" != "$bb" || -n "${SAME_BENCH:-}" ]] || die "the dev build searches as the base does: are the values the defaults? (SAME_BENCH=1 for time management)"
+[[ "$db" != "$bb" || -n "${SAME_BENCH:-}" ]] || die "the dev build searches as the base does: does the change change the search? (SAME_BENCH=1 for time management)"
 sha256sum "$base" "$dev"
 # BUILD_ONLY=1: stop here (to check that a rebuild gives the bytes a journal names).
 [[ -z "${BUILD_ONLY:-}" ]] || exit 0

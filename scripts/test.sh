@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust tests (unit, UCI sessions against the built binary, perft,
 # search properties, the protocol fuzzer, the Syzygy agreement with python-chess) and the
-# Python tests of the match scripts. python-chess is required (the Syzygy test's oracle);
+# Python tests of the match scripts, after checking the imports' house order
+# (scripts/check_imports.py) and that the waiting changes' patches apply. python-chess is required (the Syzygy test's oracle);
 # pytest too under FERRUM_REQUIRE_PYTHON_TESTS=1 (CI), else the Python tests are skipped with
 # a message when it is missing.
 #
@@ -65,6 +66,16 @@ fi
 export FERRUM_PYTHON="$python"
 echo "scripts/test.sh: Python: $python ($("$python" -c 'import chess, sys; print(sys.version.split()[0], "python-chess", chess.__version__)'))" >&2
 
+# Imports run down the house (DESIGN.md): no folder imports one above it, no circles.
+"$python" scripts/check_imports.py
+# Every waiting search change's patch (experiments/README.md) must still apply.
+for patch in experiments/*.patch; do
+  [ -e "$patch" ] || continue
+  if ! git apply --check "$patch"; then
+    echo "scripts/test.sh: $patch no longer applies: mend it in the change that broke it" >&2
+    exit 1
+  fi
+done
 cargo test
 if [ -d scripts/tests ]; then
   if has "$python" pytest; then

@@ -1,5 +1,6 @@
 //! The `ferrum` binary: logs to stderr, parses the command line (see `cli`) and runs it;
 //! with no argument it speaks UCI on stdin/stdout.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 use std::process::ExitCode;
 

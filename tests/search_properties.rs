@@ -1,20 +1,19 @@
-//! Properties of the search through the library: agreement with the plain-negamax oracle,
-//! draw rules, and mate scores.
+//! Properties of the search through its public seam (a position, limits and how selective
+//! to be in; the result and each iteration's line out): agreement with the plain-negamax
+//! oracle, draw rules, mate scores, threads and the time and node limits. (The root's
+//! bounds for windows off the truth are unit tests: `search/oracle_tests.rs`.)
 
 use std::sync::Arc;
 
 use ferrum::basics::position::Game;
 use ferrum::basics::rng::Lcg;
-use ferrum::search::driver::{self, Job};
+use ferrum::search::driver::{self, Iteration, Job, SearchResult, Selectivity};
 use ferrum::search::pool::Pool;
 use ferrum::search::reference;
-use ferrum::search::root::RootMoves;
-use ferrum::search::score::{INFINITY, MATE};
-use ferrum::search::searcher::Searcher;
-use ferrum::search::thread::ThreadData;
+use ferrum::search::score::MATE;
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 
 /// Positions reached by random legal moves from varied starts: openings, middlegames with
 /// captures available, endgames.
@@ -39,49 +38,48 @@ fn sample_positions(count: usize) -> Vec<Game> {
     out
 }
 
-/// Nodes the unpruned oracle may spend on one position.
-const ORACLE_BUDGET: u64 = 200_000;
-
-fn oracle(game: &Game, depth: i32) -> Option<i32> {
-    oracle_within(game, depth, ORACLE_BUDGET)
-}
-
-fn oracle_within(game: &Game, depth: i32, mut budget: u64) -> Option<i32> {
+/// The oracle's value of `game` at `depth`, within a node budget (None past it: positions
+/// whose unpruned quiescence explodes are left out).
+fn oracle(game: &Game, depth: u32, mut budget: u64) -> Option<i32> {
     reference::negamax(
         &game.pos,
-        depth,
+        depth as i32,
         0,
         &mut game.repetition_keys(),
         &mut budget,
     )
 }
 
-/// The root searched over every legal move, as the driver's first line does.
-fn root(s: &mut Searcher, pos: &Chess, depth: i32, alpha: i32, beta: i32) -> i32 {
-    let moves = RootMoves::new(pos, &[]);
-    s.search_root(pos, moves.moves(), true, depth, alpha, beta)
+/// `game` searched to `depth` through the seam with a fresh 1 MB table.
+fn seam(game: &Game, depth: u32, selectivity: Selectivity) -> (SearchResult, Vec<Iteration>) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let tt = Arc::new(TranspositionTable::new(1).unwrap());
+    let job = Job {
+        selectivity,
+        ..Job::new(game.clone(), limits, tt)
+    };
+    driver::run(job).unwrap()
 }
 
 #[test]
 fn alpha_beta_without_table_equals_plain_negamax_on_200_positions() {
-    let tt = TranspositionTable::new(1).unwrap();
-    let clock = Clock::unlimited(StopToken::detached());
-    let positions = sample_positions(600);
     let mut compared = [0; 4];
     let mut skipped = 0;
-    for (i, game) in positions.iter().enumerate() {
-        let depth = 1 + (i % 3) as i32;
-        // Positions whose unpruned quiescence explodes are skipped (counted below).
-        let Some(slow) = oracle(game, depth) else {
+    for (i, game) in sample_positions(600).iter().enumerate() {
+        let depth = 1 + (i % 3) as u32;
+        let Some(slow) = oracle(game, depth, 200_000) else {
             skipped += 1;
             continue;
         };
-        let mut td = ThreadData::default();
-        let mut searcher = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-        searcher.use_tt = false;
-        searcher.prune = false;
-        let fast = root(&mut searcher, &game.pos, depth, -INFINITY, INFINITY);
-        assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
+        let (fast, _) = seam(game, depth, Selectivity::UnprunedWithoutTable);
+        assert_eq!(
+            fast.last.score, slow,
+            "position {i} depth {depth}: {:?}",
+            game.pos
+        );
         compared[depth as usize] += 1;
     }
     assert!(
@@ -99,79 +97,53 @@ fn iterative_deepening_through_the_table_equals_plain_negamax() {
     // Depths 1 to 4 on one table per position, as the driver runs them: moves and bounds
     // stored by shallower iterations and by transpositions (at depth 4, a ply-3 node reached
     // by two move orders) are read back. Without pruning, every cutoff the table allows must
-    // leave the root value exact.
-    let clock = Clock::unlimited(StopToken::detached());
+    // leave each iteration's value exact.
     let mut compared = [0; 5];
     let (mut nodes_with, mut nodes_without) = (0, 0);
     for (i, game) in sample_positions(160).iter().enumerate() {
-        let tt = TranspositionTable::new(1).unwrap();
-        let (mut td_with, mut td_without) = (ThreadData::default(), ThreadData::default());
-        let mut with_table = Searcher::new(&tt, &clock, &mut td_with, game.repetition_keys());
-        with_table.prune = false;
-        let mut without = Searcher::new(&tt, &clock, &mut td_without, game.repetition_keys());
-        (without.prune, without.use_tt) = (false, false);
-        for depth in 1..=4 {
-            // A smaller budget than the other oracle tests: positions whose quiescence
-            // explodes are left out sooner.
-            let Some(slow) = oracle_within(game, depth, 60_000) else {
-                break;
-            };
-            let fast = root(&mut with_table, &game.pos, depth, -INFINITY, INFINITY);
-            assert_eq!(fast, slow, "position {i} depth {depth}: {:?}", game.pos);
-            // Aspiration-style windows above and below the truth, on the same table: the
-            // stored bounds must keep fail-low and fail-high results on the right side.
-            let high = root(&mut with_table, &game.pos, depth, slow + 1, slow + 30);
-            let low = root(&mut with_table, &game.pos, depth, slow - 30, slow - 1);
-            assert!(
-                (slow..=slow + 1).contains(&high) && (slow - 1..=slow).contains(&low),
-                "position {i} depth {depth}: {low} {slow} {high}"
-            );
-            for (alpha, beta) in [
-                (-INFINITY, INFINITY),
-                (slow + 1, slow + 30),
-                (slow - 30, slow - 1),
-            ] {
-                root(&mut without, &game.pos, depth, alpha, beta);
-            }
-            compared[depth as usize] += 1;
+        // The depths whose oracle fits its budget (a smaller one than the other test's:
+        // positions whose quiescence explodes are left out sooner).
+        let truths: Vec<i32> = (1..=4).map_while(|d| oracle(game, d, 60_000)).collect();
+        if truths.is_empty() {
+            continue;
         }
-        nodes_with += with_table.nodes();
-        nodes_without += without.nodes();
+        let depth = truths.len() as u32;
+        let (with_table, lines) = seam(game, depth, Selectivity::Unpruned);
+        let scores: Vec<i32> = lines
+            .iter()
+            .filter(|it| it.multipv == 1)
+            .map(|it| it.score)
+            .collect();
+        // A root without moves reports no line, only its result (mate or stalemate); a mate
+        // found early ends the search before its depth: the lines it has agree.
+        if scores.is_empty() {
+            assert!(game.pos.legal_moves().is_empty(), "{i}");
+            assert_eq!(with_table.last.score, truths[0], "{i}");
+            continue;
+        }
+        assert!(scores.len() <= truths.len(), "{i}");
+        assert_eq!(
+            scores,
+            truths[..scores.len()],
+            "position {i}: {:?}",
+            game.pos
+        );
+        for counted in &mut compared[1..=scores.len()] {
+            *counted += 1;
+        }
+        nodes_with += with_table.last.nodes;
+        nodes_without += seam(game, depth, Selectivity::UnprunedWithoutTable)
+            .0
+            .last
+            .nodes;
     }
     assert!(compared[4] >= 30, "compared {compared:?}");
-    // The table was in play: its moves and cutoffs saved work (55% of the nodes without it;
-    // bounds read the wrong way round save only 12%).
+    // The table was in play: its moves and cutoffs saved work (87% of the nodes without it;
+    // bounds read the wrong way round save almost nothing at these depths).
     assert!(
-        nodes_with * 4 < nodes_without * 3,
+        nodes_with * 10 < nodes_without * 9,
         "{nodes_with} nodes with the table, {nodes_without} without"
     );
-}
-
-#[test]
-fn alpha_beta_with_narrow_windows_bounds_the_true_value() {
-    // Fail-soft: a search whose window lies above the true value fails low with an upper
-    // bound (at most alpha, at least the truth); below it, fails high with a lower bound.
-    let tt = TranspositionTable::new(1).unwrap();
-    let clock = Clock::unlimited(StopToken::detached());
-    for game in sample_positions(40) {
-        let Some(truth) = oracle(&game, 2) else {
-            continue;
-        };
-        let mut td = ThreadData::default();
-        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-        s.use_tt = false;
-        s.prune = false;
-        let high = root(&mut s, &game.pos, 2, truth + 1, truth + 50);
-        assert!(
-            truth <= high && high <= truth + 1,
-            "fail-low {high}, true {truth}"
-        );
-        let low = root(&mut s, &game.pos, 2, truth - 50, truth - 1);
-        assert!(
-            truth - 1 <= low && low <= truth,
-            "fail-high {low}, true {truth}"
-        );
-    }
 }
 
 fn search(game: &Game, depth: u32) -> driver::SearchResult {
@@ -386,126 +358,4 @@ fn a_soft_node_limit_ends_with_the_iteration_that_passes_it() {
             shallower.last.nodes
         );
     }
-}
-
-/// The node of `game`'s position searched at ply 1 without `left_out` (as a singular
-/// extension's search does), with a full window.
-fn search_without(s: &mut Searcher, game: &Game, left_out: shakmaty::Move, depth: i32) -> i32 {
-    s.td.stack.at_mut(1).excluded = Some(left_out);
-    let in_check = game.pos.is_check();
-    let score = s.negamax(&game.pos, in_check, depth, -INFINITY, INFINITY, 1, false);
-    s.td.stack.at_mut(1).excluded = None;
-    score
-}
-
-#[test]
-fn a_node_searched_without_a_move_scores_the_others_and_stores_nothing() {
-    let clock = Clock::unlimited(StopToken::detached());
-    let mut compared = 0;
-    for (i, game) in sample_positions(24).iter().enumerate() {
-        let moves = game.pos.legal_moves();
-        if moves.len() < 2 {
-            continue;
-        }
-        let depth = 1 + (i % 3) as i32;
-        let left_out = moves[i % moves.len()];
-        // Each other move searched on its own, exactly (no table, no pruning).
-        let unused = TranspositionTable::new(1).unwrap();
-        let mut td = ThreadData::default();
-        let mut s = Searcher::new(&unused, &clock, &mut td, game.repetition_keys());
-        (s.use_tt, s.prune) = (false, false);
-        let mut best = -INFINITY;
-        for &m in moves.iter().filter(|&&m| m != left_out) {
-            let child = s.td.push_move(&game.pos, m, 1);
-            let score = -s.negamax(
-                &child,
-                child.is_check(),
-                depth - 1,
-                -INFINITY,
-                INFINITY,
-                2,
-                false,
-            );
-            s.td.pop_move();
-            best = best.max(score);
-        }
-        assert_eq!(search_without(&mut s, game, left_out, depth), best, "{i}");
-        assert!(s.td.pv.line(1).first() != Some(&left_out), "{i}");
-
-        // With the table, the node's own entry is left alone (its children's are not).
-        let tt = TranspositionTable::new(1).unwrap();
-        let mut td = ThreadData::default();
-        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-        s.prune = false;
-        let key = s.td.stack.key();
-        assert_eq!(search_without(&mut s, game, left_out, depth), best, "{i}");
-        assert!(
-            tt.probe(key, 1).is_none(),
-            "{i}: the node without a move was stored"
-        );
-        let stored_children = moves
-            .iter()
-            .filter(|&&m| {
-                s.td.push_move(&game.pos, m, 1);
-                let stored = tt.probe(s.td.stack.key(), 2).is_some();
-                s.td.pop_move();
-                stored
-            })
-            .count();
-        // Children of depth 1 or more are stored; the left-out move's child is not searched.
-        // Quiescence stores its nodes too when its table is on (`qsearch_tt`).
-        if depth >= 2 {
-            assert_eq!(stored_children, moves.len() - 1, "{i}");
-        } else if ferrum::search::params::qsearch_tt() == 0 {
-            assert_eq!(stored_children, 0, "{i}");
-        } else {
-            assert!(stored_children < moves.len(), "{i}");
-        }
-        compared += 1;
-    }
-    assert!(compared >= 20, "{compared}");
-}
-
-#[test]
-fn a_node_whose_only_move_is_left_out_fails_low() {
-    // Black's king has one move, Kh8: the rook holds f8 and the seventh, the king f7 to h7.
-    let game = Game::from_fen("6k1/5R2/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
-    let moves = game.pos.legal_moves();
-    assert_eq!(moves.len(), 1);
-    let clock = Clock::unlimited(StopToken::detached());
-    let tt = TranspositionTable::new(1).unwrap();
-    let mut td = ThreadData::default();
-    let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-    s.td.stack.at_mut(1).excluded = Some(moves[0]);
-    let score = s.negamax(&game.pos, false, 4, -120, -119, 1, false);
-    assert_eq!(score, -120);
-    assert!(tt.probe(s.td.stack.key(), 1).is_none());
-}
-
-#[test]
-fn a_node_searched_without_its_best_move_ignores_the_stored_score() {
-    // White's pawn takes Black's extra queen; without that move White stays a queen down. The node is
-    // first searched whole and stored, then searched without the capture by a null window
-    // at the stored score, with pruning on: the stored score (the capture's) must not
-    // decide it.
-    let game = Game::from_fen("r3k3/pp6/8/3q4/4P3/8/PP6/R3K3 w - - 0 1", false).unwrap();
-    let takes = game
-        .pos
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.is_capture())
-        .unwrap();
-    let clock = Clock::unlimited(StopToken::detached());
-    let tt = TranspositionTable::new(1).unwrap();
-    let mut td = ThreadData::default();
-    let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-    let whole = s.negamax(&game.pos, false, 5, -INFINITY, INFINITY, 1, false);
-    assert!(whole > 0, "{whole}");
-    let stored = tt.probe(s.td.stack.key(), 1).unwrap();
-    // Stored a ply shallower: without a table move the node was reduced (IIR).
-    assert_eq!((stored.score, stored.depth), (whole, 4));
-    s.td.stack.at_mut(1).excluded = Some(takes);
-    let without = s.negamax(&game.pos, false, 4, whole - 1, whole, 1, false);
-    s.td.stack.at_mut(1).excluded = None;
-    assert!(without < whole - 500, "{without} (whole {whole})");
 }

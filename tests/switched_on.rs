@@ -1,62 +1,26 @@
-//! The search changes that are on main but off by default (README: "Search changes waiting
-//! for their SPRT"), each switched on as its SPRT's dev build has it, through a tuning
-//! build's parameters: each must change the search (its wiring is live) and keep what every
-//! search must do: a legal best move, and mates found with their exact scores.
+//! What the search's selective parts do, checked on a tuning build (`--features tune`), which
+//! counts each part's actions (`search::stats`) and lets a test switch a part off through its
+//! parameter: each part acts where it should (and not where it must not), a part switched off
+//! does nothing, and with every part on the search keeps what it must: a legal best move and
+//! mates found with their exact scores.
 #![cfg(feature = "tune")]
 
 use ferrum::basics::position::Game;
 use ferrum::search::driver;
+use ferrum::search::history::history_bonus;
 use ferrum::search::params;
 use ferrum::search::score::MATE;
+use ferrum::search::stats::{Event, Stats};
 use ferrum::search::time::{Clock, Limits, StopToken};
 use ferrum::search::tt::TranspositionTable;
 use shakmaty::Position;
+use std::sync::{Mutex, MutexGuard};
 
-/// Parameters and the values that switch a change on.
-type Settings = Vec<(&'static str, i32)>;
-
-fn changes() -> Vec<(&'static str, Settings)> {
-    vec![
-        // Inside singular extensions, on by default since their SPRT.
-        (
-            "singular negative extension",
-            vec![("singular_negative_extension", 1)],
-        ),
-        ("correction history", vec![("correction_limit", 96)]),
-        (
-            "non-pawn correction history",
-            vec![("correction_limit", 96), ("correction_nonpawn_weight", 50)],
-        ),
-        ("capture history", vec![("capture_history_divisor", 16)]),
-        (
-            "capture history in exchange pruning",
-            vec![
-                ("capture_history_divisor", 16),
-                ("see_capture_history_divisor", 64),
-            ],
-        ),
-        ("null-move margin", vec![("null_eval_max_reduction", 3)]),
-        (
-            "fewer late moves when not improving",
-            vec![("lmp_not_improving_percent", 50)],
-        ),
-        ("continuation history", vec![("continuation_history", 1)]),
-        (
-            "history pruning",
-            vec![
-                ("history_prune_max_depth", 3),
-                ("history_prune_margin", 2048),
-            ],
-        ),
-        ("cut-node LMR", vec![("lmr_cut_node", 1)]),
-        ("ProbCut", vec![("probcut_margin", 100)]),
-        ("no null move at PV nodes", vec![("null_skip_pv", 1)]),
-        ("quiescence uses the table", vec![("qsearch_tt", 1)]),
-        (
-            "fail-low nodes keep the stored move",
-            vec![("tt_upper_keeps_move", 1)],
-        ),
-    ]
+/// The parameters are global: one test at a time here, so that a part one test switches off
+/// is not off in another's search.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn search(game: &Game, depth: u32) -> driver::SearchResult {
@@ -69,17 +33,43 @@ fn search(game: &Game, depth: u32) -> driver::SearchResult {
     driver::search(game, &limits, &tt, &clock, &mut |_| {})
 }
 
-/// Nodes of depth-9 searches of the first bench positions, each best move checked legal.
-fn bench_nodes() -> u64 {
+/// The best move of a search of `fen` to `depth` with the embedded net (as the engine plays),
+/// in UCI notation.
+fn best_with_net(fen: &str, depth: u32) -> Option<String> {
+    let net = ferrum::eval::net_file::embedded().unwrap().net;
+    let game = game(fen);
+    let tt = TranspositionTable::new(16).unwrap();
+    let clock = Clock::unlimited(StopToken::detached());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = driver::search_with_net(&game, &limits, &tt, &clock, Some(&net), &mut |_| {});
+    r.best.map(|m| game.uci(m))
+}
+
+fn game(fen: &str) -> Game {
+    Game::from_fen(fen, false).unwrap()
+}
+
+/// Depth-9 searches of the first bench positions, each best move checked legal: their
+/// nodes and what the selective parts did, summed.
+fn bench_searches() -> (u64, Vec<Stats>) {
     let mut nodes = 0;
+    let mut stats = Vec::new();
     for fen in &ferrum::measure::bench::POSITIONS[..6] {
-        let game = Game::from_fen(fen, false).unwrap();
+        let game = game(fen);
         let r = search(&game, 9);
         let best = r.best.expect("a best move");
         assert!(game.pos.is_legal(best), "{fen}: {best:?}");
         nodes += r.last.nodes;
+        stats.push(r.stats);
     }
-    nodes
+    (nodes, stats)
+}
+
+fn total(stats: &[Stats], event: Event) -> u64 {
+    stats.iter().map(|s| s.count(event)).sum()
 }
 
 /// The default of the search parameter `name`.
@@ -91,83 +81,183 @@ fn default_of(name: &str) -> i32 {
         .default
 }
 
-fn mates_are_found_with_their_scores(name: &str) {
+/// Runs `f` with the parameters set to the values given, then sets them back.
+fn with_params<T>(settings: &[(&str, i32)], f: impl FnOnce() -> T) -> T {
+    for &(p, v) in settings {
+        params::set(p, v).unwrap();
+    }
+    let out = f();
+    for &(p, _) in settings {
+        params::set(p, default_of(p)).unwrap();
+    }
+    out
+}
+
+fn mates_are_found_with_their_scores() {
     for (fen, depth, score) in [
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 9, MATE - 1),
         ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 9, MATE - 3),
         ("k5r1/8/8/8/5p2/8/8/5q1K w - - 0 1", 8, -MATE + 2),
     ] {
-        let game = Game::from_fen(fen, false).unwrap();
-        assert_eq!(search(&game, depth).last.score, score, "{name}: {fen}");
+        assert_eq!(search(&game(fen), depth).last.score, score, "{fen}");
     }
 }
 
+/// The parts that passed their SPRTs, each with the parameters that switch it off and the
+/// events only it causes: on, each event happens in the bench positions; off, none does and
+/// the search is another (fewer or more nodes). The parts kept on stay sound meanwhile.
 #[test]
-fn each_switched_off_change_changes_the_search_and_keeps_it_sound() {
-    let off = bench_nodes();
-    let mut seen: Vec<(&str, Settings, u64)> = Vec::new();
-    for (name, settings) in changes() {
-        for &(p, v) in &settings {
-            params::set(p, v).unwrap();
-        }
-        let on = bench_nodes();
-        assert_ne!(on, off, "{name}: the same {off} nodes as without it");
-        seen.push((name, settings.clone(), on));
-        mates_are_found_with_their_scores(name);
-        for &(p, _) in &settings {
-            params::set(p, default_of(p)).unwrap();
-        }
-        assert_eq!(bench_nodes(), off, "{name}: its parameters did not go back");
-    }
-    // A change built on another (its settings include all of the other's, and more) must
-    // change the search that the other already changed, too.
-    for (name, settings, nodes) in &seen {
-        for (base, base_settings, base_nodes) in &seen {
-            if base_settings.len() < settings.len()
-                && base_settings.iter().all(|s| settings.contains(s))
-            {
-                assert_ne!(nodes, base_nodes, "{name}: the same nodes as {base} alone");
-            }
-        }
-    }
-    // The changes on by default since their SPRTs are still wired to their parameters:
-    // set to the values that switch it off, each changes the search.
-    for (name, settings) in [
-        ("singular extensions", vec![("singular_min_depth", 64)]),
-        ("exchange pruning", vec![("see_prune_max_depth", 0)]),
+fn each_part_that_passed_its_sprt_acts_when_on_and_not_when_off() {
+    let _one = one_at_a_time();
+    assert!(Stats::counting());
+    let (nodes, stats) = bench_searches();
+    for (name, settings, events) in [
         (
-            "history bonus",
-            vec![
-                ("history_bonus_quadratic", 1),
-                ("history_bonus_linear", 0),
-                ("history_bonus_cap", 16384),
-            ],
+            "singular extensions and multi-cut",
+            vec![("singular_min_depth", 64)],
+            vec![Event::SingularExtension, Event::MultiCut],
         ),
-        ("history LMR", vec![("lmr_history_divisor", 0)]),
+        (
+            "exchange pruning",
+            vec![("see_prune_max_depth", 0)],
+            vec![Event::ExchangePruned],
+        ),
+        (
+            "history LMR",
+            vec![("lmr_history_divisor", 0)],
+            vec![Event::ReducedLessByHistory],
+        ),
     ] {
-        for &(p, off_value) in &settings {
-            assert_ne!(default_of(p), off_value, "{name}: {p} is off by default");
-            params::set(p, off_value).unwrap();
+        for &event in &events {
+            assert!(total(&stats, event) > 0, "{name}: no {event:?} when on");
         }
-        let without = bench_nodes();
-        for &(p, _) in &settings {
-            params::set(p, default_of(p)).unwrap();
+        for &(p, off) in &settings {
+            assert_ne!(default_of(p), off, "{name}: {p} is off by default");
         }
-        assert_ne!(without, off, "{name} off: the same nodes as with it on");
+        let (off_nodes, off_stats) = with_params(&settings, bench_searches);
+        for &event in &events {
+            assert_eq!(total(&off_stats, event), 0, "{name}: {event:?} when off");
+        }
+        assert_ne!(off_nodes, nodes, "{name} off: the same nodes as with it on");
+        // Late moves are still reduced without history; only the adjustment is gone.
+        assert!(total(&off_stats, Event::Reduced) > 0, "{name}");
+        assert_eq!(total(&off_stats, Event::ReducedMoreByHistory), 0, "{name}");
     }
-    assert_eq!(bench_nodes(), off, "the parameters did not go back");
+    mates_are_found_with_their_scores();
+    assert_eq!(bench_searches().0, nodes, "the parameters did not go back");
 }
 
-/// Node-share time management (`node_share_base = 150`) changes no fixed-depth search, so it
-/// is checked here by what it does to the soft limit: a best move that took all the root's
-/// nodes gets two thirds of it, one that took half 135%, one that took none about twice, and
-/// a share past 100 (impossible) counts as 100. Off again, 100% whatever the share.
+/// WAC.049: Qxh7+ wins. With singular extensions (the engine's net evaluating) the search
+/// finds it at depth 8; without them, not before depth 10.
 #[test]
-fn node_share_scales_the_soft_limit_when_switched_on() {
-    use ferrum::search::time::node_share_percent;
-    params::set("node_share_base", 150).unwrap();
-    let percents = [100, 50, 0, 1000].map(node_share_percent);
-    params::set("node_share_base", 0).unwrap();
-    assert_eq!(percents, [67, 135, 202, 67]);
-    assert!((0..=100).all(|s| node_share_percent(s) == 100));
+fn singular_extensions_find_a_forced_win_two_plies_sooner() {
+    let _one = one_at_a_time();
+    let wac49 = "2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1";
+    assert_eq!(best_with_net(wac49, 8).as_deref(), Some("h5h7"));
+    with_params(&[("singular_min_depth", 64)], || {
+        for depth in [8, 9] {
+            assert_ne!(
+                best_with_net(wac49, depth).as_deref(),
+                Some("h5h7"),
+                "{depth}"
+            );
+        }
+        assert_eq!(best_with_net(wac49, 10).as_deref(), Some("h5h7"));
+    });
+}
+
+/// WAC.130: Qh6 or Qh8 wins. Exchange pruning skips the moves that lose material by
+/// exchange near the leaves, and the search finds the win at depth 7; without it, not before
+/// depth 10.
+#[test]
+fn exchange_pruning_finds_a_win_three_plies_sooner() {
+    let _one = one_at_a_time();
+    let wac130 = "6k1/1pp3q1/5r2/1PPp4/3P1pP1/3Qn2P/3B4/4R1K1 b - - 0 1";
+    let wins = |best: Option<String>| matches!(best.as_deref(), Some("g7h6" | "g7h8"));
+    assert!(wins(best_with_net(wac130, 7)));
+    with_params(&[("see_prune_max_depth", 0)], || {
+        for depth in [7, 8, 9] {
+            assert!(!wins(best_with_net(wac130, depth)), "{depth}");
+        }
+        assert!(wins(best_with_net(wac130, 10)));
+    });
+}
+
+/// WAC.270: Qg4 wins. With history LMR (quiet moves that cut before are reduced less) the
+/// search finds it at depth 10; without, not by depth 10.
+#[test]
+fn history_lmr_finds_a_win_the_search_without_it_misses_at_depth_ten() {
+    let _one = one_at_a_time();
+    let wac270 = "2r1r1k1/pp1q1ppp/3p1b2/3P4/3Q4/5N2/PP2RPPP/4R1K1 w - - 0 1";
+    assert_eq!(best_with_net(wac270, 10).as_deref(), Some("d4g4"));
+    with_params(&[("lmr_history_divisor", 0)], || {
+        assert_ne!(best_with_net(wac270, 10).as_deref(), Some("d4g4"));
+    });
+}
+
+/// The history bonus (on since its SPRT): `16 d² + 128 (d - 1)`, at most 1536, instead of
+/// the old `d²`; it decides the order of quiet moves, so the search changes with it.
+#[test]
+fn the_history_bonus_grows_by_its_formula_and_changes_the_search() {
+    let _one = one_at_a_time();
+    let bonuses = [1, 2, 4, 8, 12].map(history_bonus);
+    assert_eq!(bonuses, [16, 192, 640, 1536, 1536]);
+    let old = [
+        ("history_bonus_quadratic", 1),
+        ("history_bonus_linear", 0),
+        ("history_bonus_cap", 16384),
+    ];
+    let (old_bonuses, old_nodes) = with_params(&old, || {
+        ([1, 2, 4, 8, 12].map(history_bonus), bench_searches().0)
+    });
+    assert_eq!(old_bonuses, [1, 4, 16, 64, 144]);
+    assert_ne!(old_nodes, bench_searches().0);
+}
+
+/// Null-move pruning passes only with pieces other than pawns: with king and pawns alone a
+/// pass may be the best move (zugzwang), so it never cuts there, while it cuts often in a
+/// middlegame.
+#[test]
+fn null_move_cuts_in_a_middlegame_but_never_with_only_king_and_pawns() {
+    let _one = one_at_a_time();
+    let middlegame = search(
+        &game("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"),
+        9,
+    );
+    assert!(middlegame.stats.count(Event::NullMoveCut) > 0);
+    // Both sides have only king and pawns, all blocked: no pawn can queen within the
+    // search's reach, so no node has another piece.
+    let pawns = search(&game("8/8/3k4/p1p1p3/P1P1P3/3K4/8/8 w - - 0 1"), 10);
+    assert_eq!(pawns.stats.count(Event::NullMoveCut), 0);
+    assert!(pawns.stats.count(Event::ReverseFutilityCut) > 0);
+}
+
+/// A node in check is searched a ply deeper: in a position full of checks the extension
+/// happens, and a mate in three is found at the depth of the three moves.
+#[test]
+fn checks_are_extended_and_a_checking_mate_is_found_in_time() {
+    let _one = one_at_a_time();
+    let r = search(&game("k7/8/2K5/8/8/8/8/7R w - - 0 1"), 5);
+    assert!(r.stats.count(Event::CheckExtension) > 0);
+    assert_eq!(r.last.score, MATE - 3);
+}
+
+/// Late move and futility pruning act only near the leaves of non-PV nodes, which the
+/// bench positions have plenty of; the table cuts transpositions; a node without a table
+/// move is searched a ply shallower.
+#[test]
+fn pruning_near_the_leaves_and_table_cuts_happen_in_the_bench_positions() {
+    let _one = one_at_a_time();
+    let (_, stats) = bench_searches();
+    for event in [
+        Event::LateMovePruned,
+        Event::FutilityPruned,
+        Event::ReverseFutilityCut,
+        Event::NullMoveCut,
+        Event::TableCut,
+        Event::InternalReduction,
+        Event::Reduced,
+    ] {
+        assert!(total(&stats, event) > 0, "no {event:?}");
+    }
 }

@@ -175,7 +175,7 @@ fn hash_resize_and_new_game_are_applied_before_readyok() {
 #[test]
 fn a_hash_size_the_machine_cannot_give_is_refused_and_the_old_table_kept() {
     // The old 16 MB table counts as free once it is given back.
-    let free = ferrum::search::tt::available_mb();
+    let free = ferrum::basics::memory::available_mb();
     if free.is_none_or(|mb| mb + 16 >= 65536) {
         eprintln!("skipped: this machine could give a 64 GB table ({free:?} MB free)");
         return;

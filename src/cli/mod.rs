@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             use_nnue: !cli.hce,
             ..Options::default()
         };
-        crate::uci::stdin::run(defaults);
+        crate::play::run(defaults);
         return Ok(());
     };
     match command {

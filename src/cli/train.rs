@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::progress;
 use crate::eval::nnue::{Activation, KingLayout, MAX_BUCKETS};
-use crate::learn::train::{self, Adam, Outputs, Params, Positions, Settings};
+use crate::learn::train::{self, Outputs, Params, Positions, Settings};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -127,7 +127,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let outputs = Outputs {
         dir: std::path::PathBuf::from(dir),
     };
-    let (params, adam, epoch, curve) = if args.resume {
+    let start = if args.resume {
         let (p, a, e, c) = train::read_checkpoint(&outputs.checkpoint())?;
         if p.hidden != settings.hidden
             || p.activation != settings.activation
@@ -140,7 +140,12 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             );
         }
         eprintln!("train: resuming after epoch {e}");
-        (p, a, e, c)
+        train::Start {
+            params: p,
+            adam: a,
+            epochs_done: e,
+            curve: c,
+        }
     } else {
         let p = Params::random(
             settings.hidden,
@@ -149,8 +154,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             settings.kings,
             settings.seed,
         );
-        let n = p.v.len();
-        (p, Adam::new(n), 0, Vec::new())
+        train::Start::fresh(p)
     };
     eprintln!(
         "train: {} positions for training, {} held out; {}x2 {}, {} king bucket(s), {} output bucket(s), {} epochs, batch {}, lr {}, wdl {}",
@@ -167,7 +171,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     );
     // The trainer reports once an epoch: the bar counts epochs, its clock shows the run lives.
     let bar = progress::bar(settings.epochs as u64, "epochs");
-    bar.set_position(epoch as u64);
+    bar.set_position(start.epochs_done as u64);
     if !bar.is_hidden() {
         bar.enable_steady_tick(std::time::Duration::from_secs(1));
     }
@@ -175,10 +179,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         &mut samples,
         &valid,
         &settings,
-        params,
-        adam,
-        epoch,
-        curve,
+        start,
         &outputs,
         &mut |line| {
             bar.inc(1);

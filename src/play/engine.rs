@@ -7,18 +7,19 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
 
+use crate::basics::memory;
 use crate::basics::position::Game;
 use crate::eval;
 use crate::eval::net_file::{self, LoadedNet};
 use crate::eval::nnue::Network;
 use crate::measure::{bench, perft};
 use crate::play::strength::Strength;
-use crate::search::driver::{self, Job, SearchResult};
+use crate::search::driver::{self, Job, SearchResult, Selectivity};
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
 use crate::search::syzygy::Tables;
 use crate::search::thread::ThreadData;
 use crate::search::time::{Clock, Limits, StopToken};
-use crate::search::tt::{self, TranspositionTable};
+use crate::search::tt::TranspositionTable;
 use crate::uci::options::{self, Change, Options};
 use crate::uci::output::{
     NO_SEARCH_INFO, Out, READYOK, bestmove_line, handshake_lines, help_lines, info_line,
@@ -285,8 +286,8 @@ impl Engine {
     /// the machine's free memory is refused at once, and the old table is kept.
     fn resize_hash(&mut self, mb: usize) {
         let old_mb = self.options.hash_mb;
-        let free = tt::available_mb();
-        if !tt::fits_in_memory(mb, old_mb, free) {
+        let free = memory::available_mb();
+        if !memory::fits_in_memory(mb, old_mb, free) {
             let can = free.unwrap_or(0) + old_mb;
             self.out.info_string(&format!(
                 "error: Hash {mb} MB is more than this machine can give (about {can} MB); \
@@ -397,6 +398,7 @@ impl Engine {
             threads,
             searchmoves,
             net: self.search_net(),
+            selectivity: Selectivity::Full,
         });
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;

@@ -4,10 +4,7 @@
 //! settings is calibrated by games (docs/limit-strength.md).
 
 use crate::basics::rng::Lcg;
-
-pub const ELO_MIN: u32 = 1200;
-pub const ELO_MAX: u32 = 2050;
-pub const ELO_DEFAULT: u32 = 1800;
+pub use crate::uci::options::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
 /// Root moves compared when a weaker move may be chosen.
 pub const CANDIDATES: usize = 4;
 

@@ -12,8 +12,9 @@ use super::pool::{Helpers, Pool, panic_message, start_helpers};
 use super::root::{RootMoves, shown_score};
 use super::score::{INFINITY, MATE, MAX_PLY, is_mate, mated_in};
 use super::searcher::Searcher;
+use super::stats::Stats;
 use super::thread::ThreadData;
-use super::time::{Clock, Limits, node_share_percent, soft_time_percent};
+use super::time::{Clock, Limits, StopToken, soft_time_percent};
 use super::tt::TranspositionTable;
 use crate::basics::position::{Game, zobrist};
 use crate::eval::nnue::Network;
@@ -51,6 +52,9 @@ pub struct SearchResult {
     /// `lines` keep the search's own scores (the strength limit weighs lines by them); a GUI
     /// is shown `shown(..)`.
     pub table_score: Option<i32>,
+    /// What the selective parts of the main thread's search did (counted by a tuning build
+    /// only: all zero otherwise).
+    pub stats: Stats,
 }
 
 impl Iteration {
@@ -152,7 +156,7 @@ pub fn search_with_net(
 }
 
 /// `search_with_net` with the caller's thread data, which keeps what it has learnt (history,
-/// correction): a caller that plays many searches saves making a new one for each, and one
+/// counter moves): a caller that plays many searches saves making a new one for each, and one
 /// that wants each search to start afresh calls `ThreadData::forget_game` first.
 pub fn search_on_thread(
     game: &Game,
@@ -172,6 +176,7 @@ pub fn search_on_thread(
         tb: None,
         root: &root,
         net,
+        selectivity: Selectivity::Full,
     };
     main_search(&context, clock, None, td, report)
 }
@@ -186,6 +191,26 @@ struct Context<'a> {
     root: &'a RootMoves,
     /// The net every thread evaluates with (`UseNNUE`), or None for the hand-written one.
     net: Option<&'a Arc<Network>>,
+    selectivity: Selectivity,
+}
+
+/// How selective a search is: the engine's (`Full`), or, to be compared with the plain
+/// negamax of `reference`, without any of its pruning, reductions and extensions, with the
+/// table (its moves and exact cutoffs: the value is still exact) or without it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Selectivity {
+    #[default]
+    Full,
+    Unpruned,
+    UnprunedWithoutTable,
+}
+
+impl Selectivity {
+    /// Sets a searcher's switches to this selectivity.
+    fn apply(self, searcher: &mut Searcher) {
+        searcher.prune = self == Selectivity::Full;
+        searcher.use_tt = self != Selectivity::UnprunedWithoutTable;
+    }
 }
 
 pub use super::pool::SEARCH_STACK_BYTES;
@@ -204,6 +229,7 @@ pub struct Job {
     /// The net to evaluate with (`UseNNUE`), shared read-only by the threads; None for the
     /// hand-written evaluation.
     pub net: Option<Arc<Network>>,
+    pub selectivity: Selectivity,
 }
 
 impl Job {
@@ -220,6 +246,7 @@ impl Job {
             threads: 1,
             searchmoves: Vec::new(),
             net: None,
+            selectivity: Selectivity::Full,
         }
     }
 
@@ -262,6 +289,7 @@ pub fn search_pool(
         tb,
         root: &root,
         net: job.net.as_ref(),
+        selectivity: job.selectivity,
     };
     let n = job.threads.saturating_sub(1).min(helpers.len());
     if n == 0 {
@@ -281,6 +309,7 @@ pub fn search_pool(
                 tb: job.probe(),
                 root: &root,
                 net: job.net.as_ref(),
+                selectivity: job.selectivity,
             };
             helper_search(&context, &clock, &shared, id, td)
         })
@@ -327,6 +356,20 @@ pub fn search_on(
     }
 }
 
+/// The search as tools and tests reach it: `job` (a position, its limits, the table and how
+/// to search) on a pool of its own, with a clock made from the limits alone (no move
+/// overhead, nothing to stop it from outside); the result and every line reported.
+pub fn run(job: Job) -> Result<(SearchResult, Vec<Iteration>), String> {
+    let pool = Pool::new(job.threads.max(1))?;
+    let clock = Clock::new(
+        &job.limits,
+        job.game.pos.turn().is_white(),
+        0,
+        StopToken::detached(),
+    );
+    search_on(&pool, job, clock)
+}
+
 /// A helper's iterative deepening: no reports, no time of its own; it stops when the main
 /// thread is done. Returns its node count.
 fn helper_search(
@@ -340,6 +383,7 @@ fn helper_search(
     let mut searcher = Searcher::new(context.tt, clock, td, game.repetition_keys());
     searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
+    context.selectivity.apply(&mut searcher);
     searcher.share_nodes(shared);
     let (candidates, whole) = (root.moves(), !root.restricted());
     for depth in (1 + id % 2)..MAX_PLY {
@@ -387,6 +431,7 @@ fn main_search(
     let mut searcher = Searcher::new(tt, clock, td, game.repetition_keys());
     searcher.td.use_net(context.net.cloned(), &game.pos);
     searcher.tb = context.tb;
+    context.selectivity.apply(&mut searcher);
     if let Some(counter) = shared {
         searcher.share_nodes(counter);
     }
@@ -491,13 +536,7 @@ fn main_search(
                     0
                 };
                 let drop = previous_score.map_or(0, |p| p - score);
-                let mut percent = soft_time_percent(stable_iterations, drop);
-                if depth as i32 >= params::node_share_min_depth()
-                    && let Some(share) = best.and_then(|b| searcher.node_share(b))
-                {
-                    percent = percent * node_share_percent(share) / 100;
-                }
-                clock.set_soft_percent(percent);
+                clock.set_soft_percent(soft_time_percent(stable_iterations, drop));
             }
             previous_best = pv.first().copied();
             previous_score = (!is_mate(score)).then_some(score);
@@ -542,5 +581,6 @@ fn main_search(
         lines,
         thread_nodes: vec![searcher.nodes()],
         table_score: moves.table_score(),
+        stats: searcher.td.stats,
     }
 }

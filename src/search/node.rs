@@ -1,13 +1,44 @@
-//! A node's bookkeeping as its moves are searched, shared by the root and the interior:
-//! the best score and move so far, alpha and the line as they rise, the cutoff's credit to
-//! move ordering, and the result stored in the table as a bound of the window.
+//! What kind of node is searched (root, PV, non-PV: types, so that each kind's search is
+//! compiled apart), and a node's bookkeeping as its moves are searched: the best score and
+//! move so far, alpha and the line as they rise, the cutoff's credit to move ordering, and
+//! the result stored in the table as a bound of the window.
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::ordering::{Previous, capture_history_on, is_tactical};
-use super::params;
+use super::ordering::is_tactical;
 use super::searcher::Searcher;
-use super::tt::{Bound, PackedMove};
+use super::tt::{Bound, PackedMove, TtEntry};
+
+/// A kind of node, known when the search is compiled: the root (whose moves are the root
+/// list's and which does no pruning, probing or extension of its own), a PV node (an open
+/// window: the principal variation may run through it; nothing prunes it by its table
+/// entry), or a non-PV node (a null window: proved better or worse than a bound).
+pub trait NodeType {
+    const ROOT: bool;
+    const PV: bool;
+}
+
+/// The root node (a PV node too).
+pub struct Root;
+/// A node below the root searched with an open window.
+pub struct Pv;
+/// A node searched with a null window.
+pub struct NonPv;
+
+impl NodeType for Root {
+    const ROOT: bool = true;
+    const PV: bool = true;
+}
+
+impl NodeType for Pv {
+    const ROOT: bool = false;
+    const PV: bool = true;
+}
+
+impl NodeType for NonPv {
+    const ROOT: bool = false;
+    const PV: bool = false;
+}
 
 /// A node's best score and move so far, and its window's lower end as it rises.
 pub(super) struct NodeBest {
@@ -18,19 +49,16 @@ pub(super) struct NodeBest {
     alpha_orig: i32,
 }
 
-/// The moves of a node searched without a cutoff: the quiet ones, and the captures (kept
-/// only with capture history on). A local of the node, not a part of `NodeBest`: a move list
-/// is large, and a value returned by a constructor is copied whole.
+/// The quiet moves of a node searched without a cutoff. A local of the node, not a part of
+/// `NodeBest`: a move list is large, and a value returned by a constructor is copied whole.
 pub(super) struct Tried {
     pub quiets: MoveList,
-    pub captures: MoveList,
 }
 
 impl Tried {
     pub(super) fn new() -> Tried {
         Tried {
             quiets: MoveList::new(),
-            captures: MoveList::new(),
         }
     }
 }
@@ -51,9 +79,9 @@ pub(super) struct Node<'p> {
     pub pos: &'p Chess,
     pub ply: usize,
     pub depth: i32,
-    /// The moves that led here: the last for the counter-move table, both for continuation
-    /// history.
-    pub previous: Previous,
+    /// The move that led here (None at the root and after a null move), for the
+    /// counter-move table.
+    pub previous: Option<Move>,
 }
 
 /// What a move's score did to its node.
@@ -86,14 +114,6 @@ impl Searcher<'_> {
                 node.alpha = score;
                 self.td.pv.update(at.ply, m);
                 if score >= beta {
-                    if capture_history_on() {
-                        self.td.heuristics.on_capture_cutoff(
-                            at.pos.turn(),
-                            at.depth,
-                            m,
-                            &tried.captures,
-                        );
-                    }
                     self.quiet_cutoff(at.pos, at.ply, at.depth, m, &tried.quiets, at.previous);
                     return Step::Cutoff;
                 }
@@ -102,8 +122,6 @@ impl Searcher<'_> {
         }
         if !is_tactical(m) {
             tried.quiets.push(m);
-        } else if m.is_capture() && capture_history_on() {
-            tried.captures.push(m);
         }
         step
     }
@@ -116,20 +134,18 @@ impl Searcher<'_> {
         beta: i32,
         static_eval: i32,
         depth: i32,
-        ply: usize,
     ) {
         if !self.use_tt {
             return;
         }
-        let bound = Bound::of_result(node.score, node.alpha_orig, beta);
-        let packed = match node.mv {
-            Some(m) if bound != Bound::Upper || params::tt_upper_keeps_move() == 0 => {
-                PackedMove::new(m)
-            }
-            _ => PackedMove::NONE,
+        let entry = TtEntry {
+            mv: node.mv.map_or(PackedMove::NONE, PackedMove::new),
+            score: node.score,
+            eval: static_eval,
+            depth,
+            bound: Bound::of_result(node.score, node.alpha_orig, beta),
         };
-        self.tt
-            .store(key, packed, node.score, static_eval, depth, bound, ply);
+        self.tt.store(key, self.td.stack.ply(), entry);
     }
 
     /// A move at `ply` caused a cutoff: if quiet, it becomes a killer, gains history (the
@@ -141,22 +157,16 @@ impl Searcher<'_> {
         depth: i32,
         m: Move,
         quiets_tried: &[Move],
-        previous: Previous,
+        previous: Option<Move>,
     ) {
         if is_tactical(m) {
             return;
         }
         self.td.stack.add_killer(ply, m);
         let side = pos.turn();
-        self.td.heuristics.on_cutoff(side, depth, m, quiets_tried);
-        if let Some(p) = previous.one {
-            self.td.heuristics.set_counter(side, p, m);
-        }
-        let bases = previous.bases(side);
-        if bases != [None; 2] {
-            self.td
-                .heuristics
-                .on_continuation_cutoff(bases, depth, m, quiets_tried);
+        self.td.history.update(side, depth, m, quiets_tried);
+        if let Some(p) = previous {
+            self.td.counters.set(side, p, m);
         }
     }
 }

@@ -65,13 +65,6 @@ search_params! {
     /// Null-move reduction: `base + depth / divisor`.
     null_base_reduction = 2, 1..=5;
     null_depth_divisor = 4, 1..=10;
-    /// ... plus `min((eval - beta) / null_eval_divisor, null_eval_max_reduction)` (a max of
-    /// 0: the evaluation's margin does not deepen the reduction).
-    null_eval_divisor = 200, 50..=800;
-    null_eval_max_reduction = 0, 0..=6;
-    /// 1: no null move at PV nodes (their window is not a null window: a pass that holds
-    /// beta there cuts the principal variation short); 0: null move at PV nodes too.
-    null_skip_pv = 0, 0..=1;
     /// Reverse futility pruning: up to this depth, with this margin (cp) per ply.
     rfp_max_depth = 6, 1..=12;
     rfp_margin = 80, 20..=200;
@@ -85,28 +78,9 @@ search_params! {
     see_prune_max_depth = 8, 0..=12;
     see_quiet_margin = 60, 10..=200;
     see_capture_margin = 20, 5..=100;
-    /// ... and a capture may lose its capture history divided by this more (less when its
-    /// record is negative), so a capture that has cut before is pruned only at a larger
-    /// loss (0: the record is not used; it is kept only while `capture_history_divisor` is
-    /// not 0).
-    see_capture_history_divisor = 0, 0..=1024;
     /// Late move pruning: up to this depth, quiets after `base + depth^2` tried are skipped.
     lmp_max_depth = 3, 1..=8;
     lmp_base_moves = 3, 0..=12;
-    /// History pruning: up to this depth (0: off), once a move has been searched, a quiet
-    /// move whose history plus continuation records is below -margin x depth is skipped (a
-    /// check still searched).
-    history_prune_max_depth = 0, 0..=8;
-    history_prune_margin = 4096, 256..=32768;
-    /// ... and when the position is not improving, this percentage of that count (100: the
-    /// same count either way).
-    lmp_not_improving_percent = 100, 25..=100;
-    /// ProbCut: from this depth, a capture whose quiescence and then a search
-    /// `probcut_reduction` plies shallower reach beta plus this margin (cp) cuts the node
-    /// (0: off).
-    probcut_margin = 0, 0..=600;
-    probcut_min_depth = 5, 3..=12;
-    probcut_reduction = 4, 2..=8;
     /// Internal iterative reduction from this depth when the table has no move.
     iir_min_depth = 4, 2..=10;
     /// Late move reductions from this depth and this move number (0-based).
@@ -118,9 +92,6 @@ search_params! {
     /// LMR: a ply less per this much history of the move, a ply more per as much below
     /// zero (0: history does not change reductions).
     lmr_history_divisor = 8192, 0..=65536;
-    /// LMR: this many plies more at a node expected to fail high (a cut node, as `negamax`
-    /// tells them).
-    lmr_cut_node = 0, 0..=3;
     /// Singular extensions: from this depth (64: never), up to twice the root's depth, a table
     /// move whose stored lower or exact bound is at most `singular_depth_margin` plies
     /// shallower is searched a ply deeper when every other move fails low against the stored
@@ -129,39 +100,14 @@ search_params! {
     singular_min_depth = 8, 4..=64;
     singular_depth_margin = 3, 1..=6;
     singular_margin = 2, 1..=10;
-    /// ... and when that search does not fail low but the stored score is at least beta
-    /// (another move would likely hold it too), the table move is searched this many plies
-    /// shallower (0: no negative extension).
-    singular_negative_extension = 0, 0..=3;
-    /// Correction history: the static evaluation is corrected by its pawn structure's record
-    /// of search scores, at most this many cp either way (0: no correction).
-    correction_limit = 0, 0..=400;
-    /// ... or, above 0, this percentage of the correction taken from the records kept by each
-    /// colour's pieces other than pawns (half each), the rest from the pawn structure's (0:
-    /// not kept).
-    correction_nonpawn_weight = 0, 0..=100;
-    /// Quiescence probes the table (cutoffs at non-PV nodes, the stored evaluation, the
-    /// stored move first) and stores its results at depth 0 where no deeper entry of this
-    /// search would be lost (0: quiescence leaves the table alone).
-    qsearch_tt = 0, 0..=1;
-    /// 1: a node that failed low stores no move, so the table keeps the move it had for the
-    /// position (a fail-low node's best move is only the least bad); 0: it stores that move.
-    tt_upper_keeps_move = 0, 0..=1;
     /// A tablebase result is stored this many plies deeper than it was probed.
     tb_store_extra_depth = 6, 0..=20;
     /// Aspiration windows: from this depth, this wide (cp), widened up to this before opening.
     aspiration_min_depth = 5, 1..=12;
     aspiration_delta = 25, 5..=200;
     aspiration_max_delta = 1000, 100..=5000;
-    /// Move ordering: history scores stay within this bound.
-    history_max = 16384, 1024..=65536;
-    /// Capture history: a capture's entry (at most `history_max` either way) divided by this
-    /// is added to its place among captures (0: no capture history).
-    capture_history_divisor = 0, 0..=1024;
-    /// Continuation history: a quiet move is ordered by its history plus its records after
-    /// the opponent's last move and our move before it, kept per piece and target square of
-    /// both (0: off).
-    continuation_history = 0, 0..=1;
+    /// Move ordering: history scores stay within this bound (an i16's range at most).
+    history_max = 16384, 1024..=32767;
     /// A cutoff's history bonus: `quadratic * depth^2 + linear * (depth - 1)`, at most `cap`
     /// (and never above `history_max`).
     history_bonus_quadratic = 16, 1..=64;
@@ -183,12 +129,6 @@ search_params! {
     max_moves_to_go = 50, 10..=100;
     /// The hard limit may stretch to this many soft limits ...
     hard_per_soft = 4, 1..=10;
-    /// Node-share time management: after an iteration at `node_share_min_depth` or deeper,
-    /// the soft limit is scaled by (base - share of the root's nodes below the best move, in
-    /// percent) x scale / 100, in percent (base 0: off).
-    node_share_base = 0, 0..=300;
-    node_share_scale = 135, 10..=400;
-    node_share_min_depth = 6, 1..=20;
     /// ... but never past this share of the clock (percent), on the last move before the
     /// time control this one.
     hard_share_of_clock = 60, 10..=95;

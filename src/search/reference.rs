@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn pruned_quiescence_finds_the_unpruned_value_with_fewer_nodes() {
         let (mut compared, mut saved) = (0, 0);
-        for fen in crate::measure::bench::POSITIONS {
+        for fen in crate::basics::positions::POSITIONS {
             let pos = ChessGame::from_fen(fen, false).unwrap().pos;
             let mut all = Effort::with_budget(100_000);
             let Some(slow) = quiescence(&pos, 0, &mut all) else {

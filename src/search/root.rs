@@ -1,14 +1,12 @@
 //! The root: its moves as a typed list (score, previous score, line, seldepth) kept by the
-//! main thread, and the search of the root node, which is the only one to know that list.
+//! main thread, and the entry to the search of the root node (`negamax::<Root>`), which is
+//! the only one to know that list.
 
 use shakmaty::{Chess, Move, Position};
 
-use super::correction::corrected;
-use super::node::{Node, NodeBest, Step, Tried};
-use super::ordering::{Picker, Previous, QuietOrder};
-use super::score::{DRAW, INFINITY, is_mate, mated_in};
+use super::node::Root;
+use super::score::{INFINITY, is_mate};
 use super::searcher::Searcher;
-use super::tt::PackedMove;
 
 /// The score a GUI is shown for a line that searched to `score`: the tablebases' result
 /// (`table_score`) when the root is in them, unless the search found a mate, which is surer
@@ -128,9 +126,9 @@ impl RootMoves {
 }
 
 impl Searcher<'_> {
-    /// The root node: searches `candidates` (the root moves not yet given a line), in the
-    /// order the picker gives them, the previous iteration's best first (`root_hint`).
-    /// `whole` says the candidates are every legal move, so the result may be stored.
+    /// Searches the root: `candidates` (the root moves not yet given a line), in the order
+    /// the picker gives them, the previous iteration's best first (`root_hint`). `whole`
+    /// says the candidates are every legal move, so the result may be stored.
     pub fn search_root(
         &mut self,
         pos: &Chess,
@@ -140,100 +138,13 @@ impl Searcher<'_> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.td.pv.clear(0);
+        debug_assert_eq!(self.td.stack.ply(), 0);
         self.root_depth = depth;
-        let in_check = pos.is_check();
-        let depth = if in_check && self.prune {
-            depth + 1
-        } else {
-            depth
-        };
-        if depth <= 0 {
-            let key = self.td.stack.key();
-            return self.quiescence(pos, in_check, alpha, beta, 0, key);
-        }
-        self.visit(0);
-        if self.stopped {
-            return DRAW;
-        }
-        let key = self.td.stack.key();
-        let tt_hit = if self.use_tt {
-            self.tt.probe(key, 0)
-        } else {
-            None
-        };
-        let tt_move = match self.root_hint {
-            Some(hint) => PackedMove::new(hint),
-            None => tt_hit.map_or(PackedMove::NONE, |h| h.mv),
-        };
-        let pv_node = beta - alpha > 1;
-        let static_eval = match tt_hit {
-            _ if in_check => -INFINITY,
-            Some(hit) if self.use_tt => hit.eval,
-            _ => self.td.evaluate(pos, 0),
-        };
-        // Ply 2 compares its corrected evaluation with this one ("improving").
-        self.td.stack.at_mut(0).static_eval =
-            corrected(&self.td.correction, pos.turn(), pos.board(), static_eval);
-
-        let mut moves = pos.legal_moves();
-        moves.retain(|m| candidates.iter().any(|r| r.mv == *m));
-        if moves.is_empty() {
-            return if in_check { mated_in(0) } else { DRAW };
-        }
-        let mut node = NodeBest::new(-INFINITY, alpha, alpha);
-        let mut tried = Tried::new();
-        let frame = *self.td.stack.at(0);
-        // The stack starts at the root: no move before it is known (both None).
-        let previous = Previous {
-            one: frame.played,
-            two: None,
-        };
-        let order = QuietOrder::new(&self.td.heuristics, frame.killers, pos.turn(), previous);
-        let continuation = order.continuation;
-        let picker = Picker::new(pos, &mut moves, tt_move, Some(&order));
-        for (i, m) in picker.enumerate() {
-            let nodes_before = self.td.nodes;
-            let child = self.td.push_move(pos, m, 0);
-            // Out of check the root counts as improving (nothing two plies back).
-            let score = self.search_child(
-                &child,
-                child.is_check(),
-                m,
-                i,
-                depth,
-                node.alpha,
-                beta,
-                0,
-                pv_node,
-                false,
-                in_check,
-                true,
-                continuation,
-            );
-            self.td.pop_move();
-            self.add_root_move_nodes(m, self.td.nodes - nodes_before);
-            if self.stopped {
-                return node.score.max(DRAW);
-            }
-            let at = Node {
-                pos,
-                ply: 0,
-                depth,
-                previous,
-            };
-            let step = self.record(&mut node, &at, m, score, beta, &mut tried);
-            if step != Step::Worse {
-                self.root_best = Some((m, score));
-            }
-            if step == Step::Cutoff {
-                break;
-            }
-        }
-        if whole {
-            self.store_node(key, &node, beta, static_eval, depth, 0);
-        }
-        node.score
+        self.root_candidates.clear();
+        self.root_candidates.extend(candidates.iter().map(|r| r.mv));
+        self.root_whole = whole;
+        self.td.stack.at_mut(0).in_check = pos.is_check();
+        self.negamax::<Root>(pos, alpha, beta, depth)
     }
 }
 
@@ -308,49 +219,6 @@ mod tests {
         assert_eq!(root.moves()[0].previous_score, 30);
         assert_eq!(root.moves()[0].score, -INFINITY);
         assert_eq!(root.moves()[5].previous_score, -INFINITY);
-    }
-
-    /// Every node below the root is counted to the root move it was searched under: over
-    /// full-width searches the moves' counts add up to the thread's nodes less one visit of
-    /// the root per search, every legal move has its count, and the shares of all moves add
-    /// up to about 100 percent (each rounded down).
-    #[test]
-    fn root_moves_count_the_nodes_below_them() {
-        use crate::basics::position::Game;
-        use crate::search::searcher::Searcher;
-        use crate::search::thread::ThreadData;
-        use crate::search::time::{Clock, StopToken};
-        use crate::search::tt::TranspositionTable;
-        let game = Game::from_fen(
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            false,
-        )
-        .unwrap();
-        let tt = TranspositionTable::new(4).unwrap();
-        let clock = Clock::unlimited(StopToken::detached());
-        let mut td = ThreadData::default();
-        let mut s = Searcher::new(&tt, &clock, &mut td, game.repetition_keys());
-        let root = RootMoves::new(&game.pos, &[]);
-        let searches = 7;
-        for depth in 1..=searches {
-            s.search_root(&game.pos, root.moves(), true, depth, -INFINITY, INFINITY);
-        }
-        let below: u64 = s.root_move_nodes.iter().map(|(_, n)| n).sum();
-        assert_eq!(below + searches as u64, s.nodes());
-        assert_eq!(s.root_move_nodes.len(), root.len());
-        let shares: Vec<u64> = root
-            .moves()
-            .iter()
-            .map(|r| s.node_share(r.mv).unwrap())
-            .collect();
-        let total: u64 = shares.iter().sum();
-        assert!(
-            total <= 100 && total + root.len() as u64 > 100,
-            "{shares:?}"
-        );
-        let best = s.root_best.map(|(m, _)| m).unwrap();
-        let most = *shares.iter().max().unwrap();
-        assert_eq!(s.node_share(best), Some(most), "{shares:?}");
     }
 
     fn after(pos: &Chess, m: Move) -> Chess {

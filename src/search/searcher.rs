@@ -37,9 +37,10 @@ pub struct Searcher<'a> {
     pub tb: Option<Probe<'a>>,
     /// The depth of the root's current search: extensions stop twice as deep.
     pub root_depth: i32,
-    /// Nodes this thread searched below each root move since the search began (time
-    /// management's node share of the best move).
-    pub root_move_nodes: Vec<(Move, u64)>,
+    /// The moves the root's current search searches (`search_root`'s candidates).
+    pub(super) root_candidates: Vec<Move>,
+    /// Whether they are every legal move, so that the root's result may be stored.
+    pub(super) root_whole: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -63,8 +64,9 @@ impl<'a> Searcher<'a> {
             prune: true,
             root_hint: None,
             tb: None,
-            root_move_nodes: Vec::new(),
             root_depth: 0,
+            root_candidates: Vec::new(),
+            root_whole: false,
         }
     }
 
@@ -75,25 +77,6 @@ impl<'a> Searcher<'a> {
     /// Nodes searched by this thread.
     pub fn nodes(&self) -> u64 {
         self.td.nodes
-    }
-
-    /// Adds `nodes` searched below the root move `m`.
-    pub(super) fn add_root_move_nodes(&mut self, m: Move, nodes: u64) {
-        match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
-            Some((_, n)) => *n += nodes,
-            None => self.root_move_nodes.push((m, nodes)),
-        }
-    }
-
-    /// The share of the root moves' nodes that went below `m`, in percent (None before any).
-    pub fn node_share(&self, m: Move) -> Option<u64> {
-        let total: u64 = self.root_move_nodes.iter().map(|(_, n)| n).sum();
-        let mine = self
-            .root_move_nodes
-            .iter()
-            .find(|(r, _)| *r == m)
-            .map_or(0, |(_, n)| *n);
-        (total > 0).then(|| mine * 100 / total)
     }
 
     /// Lazy SMP: every thread adds its nodes to one counter, now and then.
@@ -120,7 +103,8 @@ impl<'a> Searcher<'a> {
     /// Counts a node and, now and then, asks the clock whether to stop. Threads that share
     /// a node limit claim each node from the shared count, so that together they search
     /// exactly the limit: a node that finds none left is not searched (`stopped`).
-    pub(super) fn visit(&mut self, ply: usize) {
+    pub(super) fn visit(&mut self) {
+        let ply = self.td.stack.ply();
         if let (Some(shared), Some(limit)) = (self.shared_nodes, self.clock.node_limit()) {
             let claim = |n: u64| (n < limit).then_some(n + 1);
             if shared

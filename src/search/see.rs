@@ -98,19 +98,16 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
 /// Whether `m`, `depth` plies from the horizon, loses so much by exchange that it is not
 /// worth searching: a quiet move more than `quiet_margin` cp per ply, a capture or promotion
 /// more than `capture_margin` cp per ply squared (captures win back material in the search
-/// more often than quiet moves do) plus `capture_allowance` cp (its record: less for a
-/// capture that keeps failing, though never so little that a capture which does not lose
-/// material is pruned).
+/// more often than quiet moves do).
 pub fn loses_by_exchange(
     pos: &Chess,
     m: Move,
     depth: i32,
     quiet_margin: i32,
     capture_margin: i32,
-    capture_allowance: i32,
 ) -> bool {
     let threshold = if m.is_capture() || m.is_promotion() {
-        (-capture_margin * depth * depth - capture_allowance).min(0)
+        -capture_margin * depth * depth
     } else {
         -quiet_margin * depth
     };
@@ -142,12 +139,8 @@ mod tests {
     }
 
     fn loses(fen: &str, uci: &str, depth: i32) -> bool {
-        loses_with(fen, uci, depth, 0)
-    }
-
-    fn loses_with(fen: &str, uci: &str, depth: i32, allowance: i32) -> bool {
         let (pos, m) = position_and_move(fen, uci);
-        loses_by_exchange(&pos, m, depth, 60, 20, allowance)
+        loses_by_exchange(&pos, m, depth, 60, 20)
     }
 
     #[test]
@@ -169,38 +162,6 @@ mod tests {
         let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
         assert_eq!(see_of(even, "e3d5"), 0);
         assert!(!loses(even, "e3d5", 1));
-    }
-
-    #[test]
-    fn a_capture_record_widens_or_narrows_its_margin_and_a_quiet_move_is_untouched() {
-        // The queen's -800 is pruned at depth 6 (720) unless its record allows 80 cp more.
-        let queen = "4k3/2p5/3p4/8/8/8/3Q4/4K3 w - - 0 1";
-        assert!(loses_with(queen, "d2d6", 6, 79));
-        assert!(!loses_with(queen, "d2d6", 6, 80));
-        // A bad record narrows it: at depth 7 (980) the queen's -800 is kept, but pruned
-        // once the record takes 181 cp off.
-        assert!(!loses_with(queen, "d2d6", 7, -180));
-        assert!(loses_with(queen, "d2d6", 7, -181));
-        // However bad the record, a capture that does not lose material is never pruned: an
-        // even trade, or a rook won whole.
-        let even = "4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1";
-        assert!(!loses_with(even, "e3d5", 1, -10_000));
-        assert!(!loses_with(
-            "4k3/8/8/3r4/8/8/8/3RK3 w - - 0 1",
-            "d1d5",
-            1,
-            -10_000
-        ));
-        // A bishop for a knight (-10) is kept by the margin alone at depth 1, pruned with a
-        // bad record.
-        let bishop = "4k3/8/2p5/3n4/8/5B2/8/4K3 w - - 0 1";
-        assert_eq!(see_of(bishop, "f3d5"), -10);
-        assert!(!loses_with(bishop, "f3d5", 1, 0));
-        assert!(loses_with(bishop, "f3d5", 1, -10_000));
-        // The knight's quiet step (-320, pruned to depth 5) ignores any allowance.
-        let knight = "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1";
-        assert!(loses_with(knight, "c3d5", 5, 10_000));
-        assert!(!loses_with(knight, "c3d5", 6, -10_000));
     }
 
     #[test]

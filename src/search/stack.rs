@@ -1,5 +1,6 @@
-//! The search stack: one frame of facts per ply of the current line, and the repetition keys
-//! of that line, with push/pop helpers that do all of the ply bookkeeping in one place.
+//! The search stack: one frame of facts per ply of the current line, the repetition keys of
+//! that line and the current ply, with push/pop helpers that do all of the ply bookkeeping in
+//! one place.
 
 use shakmaty::{Chess, Move, Position};
 
@@ -14,9 +15,14 @@ const SPARE: usize = 2;
 /// What the search knows of one ply of the current line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
+    /// Whether the side to move is in check (written by the move into the ply).
+    pub in_check: bool,
     /// Static evaluation (-INFINITY when in check or not known), to tell whether the side to
     /// move is improving on its position two plies earlier.
     pub static_eval: i32,
+    /// Whether the static evaluation is better than two plies earlier (or nothing is known
+    /// there), as the node found it.
+    pub improving: bool,
     /// The move into this ply (None at the root and after a null move), for counter moves.
     pub played: Option<Move>,
     /// The last two quiet moves that caused a cutoff at this ply, newest first.
@@ -29,7 +35,9 @@ pub struct Frame {
 
 impl Frame {
     const EMPTY: Frame = Frame {
+        in_check: false,
         static_eval: -INFINITY,
+        improving: false,
         played: None,
         killers: [None; 2],
         excluded: None,
@@ -44,6 +52,8 @@ pub struct SearchStack {
     /// Index in `keys` of the position after the latest null move on the current line (0 if
     /// none): repetitions are looked for only from there.
     null_floor: usize,
+    /// Plies from the root to the current node.
+    ply: usize,
 }
 
 impl Default for SearchStack {
@@ -52,6 +62,7 @@ impl Default for SearchStack {
             frames: Box::new([Frame::EMPTY; MAX_PLY + OFFSET + SPARE]),
             keys: Vec::with_capacity(256),
             null_floor: 0,
+            ply: 0,
         }
     }
 }
@@ -63,6 +74,12 @@ impl SearchStack {
         *self.frames = [Frame::EMPTY; MAX_PLY + OFFSET + SPARE];
         self.keys = keys;
         self.null_floor = 0;
+        self.ply = 0;
+    }
+
+    /// Plies from the root to the current node.
+    pub fn ply(&self) -> usize {
+        self.ply
     }
 
     /// The frame of `ply`; `ply` may be up to `OFFSET` below 0 when written as `ply - k`.
@@ -84,42 +101,62 @@ impl SearchStack {
         self.keys[self.keys.len() - 1]
     }
 
-    /// Plays `m` from `pos` at `ply`: the child's key goes on the line and its frame records
-    /// the move. Undone by `pop`.
-    pub fn push_move(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
+    /// Plays `m` from `pos`, the current node: the child's key goes on the line, its frame
+    /// records the move and whether it gives check, and it becomes the current node. Undone
+    /// by `pop`.
+    pub fn push_move(&mut self, pos: &Chess, m: Move) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
         let key = self.key();
         self.keys.push(child_zobrist(pos, key, m, &child));
-        self.at_mut(ply + 1).played = Some(m);
+        let frame = self.at_mut(self.ply + 1);
+        frame.played = Some(m);
+        frame.in_check = child.is_check();
+        self.ply += 1;
         child
     }
 
     pub fn pop(&mut self) {
         self.keys.pop();
+        self.ply -= 1;
     }
 
-    /// Passes the move of `pos` at `ply`; returns what `pop_null` needs to undo it.
-    pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
+    /// Passes the move of `pos`, the current node; returns what `pop_null` needs to undo it.
+    pub fn push_null(&mut self, pos: &Chess) -> usize {
         let key = self.key();
         self.keys.push(null_zobrist(pos, key));
         let floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
-        let frame = self.at_mut(ply + 1);
+        let frame = self.at_mut(self.ply + 1);
         frame.after_null = true;
         frame.played = None;
+        // A legal position never leaves the side that just moved in check.
+        frame.in_check = false;
+        self.ply += 1;
         floor
     }
 
-    pub fn pop_null(&mut self, ply: usize, floor: usize) {
-        self.at_mut(ply + 1).after_null = false;
+    pub fn pop_null(&mut self, floor: usize) {
+        self.ply -= 1;
+        self.at_mut(self.ply + 1).after_null = false;
         self.null_floor = floor;
         self.keys.pop();
     }
 
-    /// Whether `pos`, `ply` plies from the root, is drawn by rule. Nothing before a null move
-    /// can recur: the free tempo is not a real move.
-    pub fn is_draw(&self, pos: &Chess, ply: usize) -> bool {
-        is_draw_by_rule(pos, &self.keys[self.null_floor..], ply)
+    /// A move in quiescence search, which looks for no repetitions and so pushes no key:
+    /// only the ply and whether the child is in check. Undone by `pop_quiescence`.
+    pub fn push_quiescence(&mut self, child_in_check: bool) {
+        self.at_mut(self.ply + 1).in_check = child_in_check;
+        self.ply += 1;
+    }
+
+    pub fn pop_quiescence(&mut self) {
+        self.ply -= 1;
+    }
+
+    /// Whether `pos`, the current node, is drawn by rule. Nothing before a null move can
+    /// recur: the free tempo is not a real move.
+    pub fn is_draw(&self, pos: &Chess) -> bool {
+        is_draw_by_rule(pos, &self.keys[self.null_floor..], self.ply)
     }
 
     /// A quiet move refuted the position at `ply`: it becomes the newest killer.
@@ -167,12 +204,29 @@ mod tests {
         s.reset(game.repetition_keys());
         let root_key = s.key();
         let e4 = find(&game.pos, "e2e4");
-        let child = s.push_move(&game.pos, e4, 0);
+        let child = s.push_move(&game.pos, e4);
         assert_eq!(s.key(), crate::basics::position::zobrist(&child));
-        assert_eq!(s.at(1).played, Some(e4));
-        assert_eq!(s.line_len(), 2);
+        assert_eq!((s.at(1).played, s.at(1).in_check), (Some(e4), false));
+        assert_eq!((s.line_len(), s.ply()), (2, 1));
         s.pop();
-        assert_eq!((s.key(), s.line_len()), (root_key, 1));
+        assert_eq!((s.key(), s.line_len(), s.ply()), (root_key, 1, 0));
+    }
+
+    #[test]
+    fn a_move_that_gives_check_marks_the_childs_frame_and_quiescence_moves_the_ply() {
+        let game = Game::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let mut s = SearchStack::default();
+        s.reset(game.repetition_keys());
+        s.push_move(&game.pos, find(&game.pos, "a1a8"));
+        assert!(s.at(1).in_check);
+        s.pop();
+        s.push_move(&game.pos, find(&game.pos, "a1a7"));
+        assert!(!s.at(1).in_check);
+        s.push_quiescence(true);
+        assert!(s.at(2).in_check && s.ply() == 2);
+        s.pop_quiescence();
+        s.pop();
+        assert_eq!((s.ply(), s.line_len()), (0, 1));
     }
 
     #[test]
@@ -186,14 +240,14 @@ mod tests {
         game.apply_moves(&moves).unwrap();
         let mut s = SearchStack::default();
         s.reset(game.repetition_keys());
-        assert!(s.is_draw(&game.pos, 0));
+        assert!(s.is_draw(&game.pos));
         let null_pos = game.pos.clone().swap_turn().unwrap();
-        let floor = s.push_null(&game.pos, 0);
-        assert!(s.at(1).after_null && s.at(1).played.is_none());
-        assert!(!s.is_draw(&null_pos, 1));
-        s.pop_null(0, floor);
-        assert!(!s.at(1).after_null);
-        assert!(s.is_draw(&game.pos, 0));
+        let floor = s.push_null(&game.pos);
+        assert!(s.at(1).after_null && s.at(1).played.is_none() && s.ply() == 1);
+        assert!(!s.is_draw(&null_pos));
+        s.pop_null(floor);
+        assert!(!s.at(1).after_null && s.ply() == 0);
+        assert!(s.is_draw(&game.pos));
     }
 
     #[test]

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
-use super::correction::Correction;
-use super::ordering::Heuristics;
+use super::history::{CounterMoves, QuietHistory};
 use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
+use super::stats::Stats;
 use crate::eval::accumulator::{Accumulator, Changes};
 use crate::eval::nnue::Network;
 use crate::eval::{PawnCache, evaluate_with};
@@ -23,15 +23,16 @@ const ACCUMULATORS: usize = MAX_PLY + 2;
 pub struct ThreadData {
     pub stack: SearchStack,
     /// History and counter moves: true of the game from move to move, so kept.
-    pub heuristics: Heuristics,
-    /// Search scores against static evaluations by pawn structure: true of the game.
-    pub correction: Correction,
+    pub history: QuietHistory,
+    pub counters: CounterMoves,
     /// The evaluation's pawn-structure cache, warm from one search to the next.
     pub pawn_cache: PawnCache,
     /// Nodes searched by this thread in the current search.
     pub nodes: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
+    /// What the selective parts of the current search did (a tuning build counts it).
+    pub stats: Stats,
     pub pv: PvTable,
     /// The net of this search, when it evaluates with the NNUE (`UseNNUE`).
     nnue: Option<Arc<Network>>,
@@ -56,13 +57,14 @@ impl ThreadData {
         self.stack.reset(keys);
         self.nodes = 0;
         self.seldepth = 0;
+        self.stats = Stats::default();
     }
 
-    /// Forgets what earlier searches learnt (history, counter moves, capture history,
-    /// correction history), as a new `ThreadData` would have it, without allocating one.
+    /// Forgets what earlier searches learnt (history, counter moves), as a new `ThreadData`
+    /// would have it, without allocating one.
     pub fn forget_game(&mut self) {
-        self.heuristics.clear();
-        self.correction.clear();
+        self.history.clear();
+        self.counters.clear();
     }
 
     /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
@@ -82,9 +84,10 @@ impl ThreadData {
         self.pending[0] = None;
     }
 
-    /// The static evaluation of `pos`, `ply` plies from the root, from the side to move.
+    /// The static evaluation of `pos`, the current node, from the side to move.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        let ply = self.stack.ply();
         match &self.nnue {
             None => evaluate_with(pos, &mut self.pawn_cache),
             Some(net) => {
@@ -118,12 +121,12 @@ impl ThreadData {
         }
     }
 
-    /// Plays `m` from `pos` at `ply`: the child's key and frame (see `SearchStack::push_move`)
-    /// and its accumulator. Undone by `pop_move`.
+    /// Plays `m` from `pos`, the current node: the child's key and frame (see
+    /// `SearchStack::push_move`) and its accumulator. Undone by `pop_move`.
     #[inline]
-    pub fn push_move(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
-        let child = self.stack.push_move(pos, m, ply);
-        self.follow(pos.turn(), m, ply);
+    pub fn push_move(&mut self, pos: &Chess, m: Move) -> Chess {
+        let child = self.stack.push_move(pos, m);
+        self.follow(pos.turn(), m);
         child
     }
 
@@ -132,35 +135,40 @@ impl ThreadData {
     }
 
     /// Plays a move in quiescence, which pushes no key (it never looks for repetitions)
-    /// but needs the child's accumulator; nothing to undo.
+    /// but needs the child's ply, check and accumulator. Undone by `pop_quiescence`.
     #[inline]
-    pub fn play_in_quiescence(&mut self, pos: &Chess, m: Move, ply: usize) -> Chess {
+    pub fn push_quiescence(&mut self, pos: &Chess, m: Move) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.follow(pos.turn(), m, ply);
+        self.stack.push_quiescence(child.is_check());
+        self.follow(pos.turn(), m);
         child
     }
 
-    /// Passes the move at `ply` (see `SearchStack::push_null`): the child's accumulator is
-    /// the parent's, the board being the same.
-    pub fn push_null(&mut self, pos: &Chess, ply: usize) -> usize {
-        let floor = self.stack.push_null(pos, ply);
+    pub fn pop_quiescence(&mut self) {
+        self.stack.pop_quiescence();
+    }
+
+    /// Passes the move of `pos`, the current node (see `SearchStack::push_null`): the
+    /// child's accumulator is the parent's, the board being the same.
+    pub fn push_null(&mut self, pos: &Chess) -> usize {
+        let floor = self.stack.push_null(pos);
         if self.nnue.is_some() {
-            self.pending[ply + 1] = Some(Changes::NONE);
+            self.pending[self.stack.ply()] = Some(Changes::NONE);
         }
         floor
     }
 
-    pub fn pop_null(&mut self, ply: usize, floor: usize) {
-        self.stack.pop_null(ply, floor);
+    pub fn pop_null(&mut self, floor: usize) {
+        self.stack.pop_null(floor);
     }
 
-    /// Notes `m`, played by `mover` at `ply`: the child's sums are made only when it is
-    /// evaluated (`catch_up`).
+    /// Notes `m`, played by `mover` into the current node (just pushed): its sums are made
+    /// only when it is evaluated (`catch_up`).
     #[inline]
-    fn follow(&mut self, mover: Color, m: Move, ply: usize) {
+    fn follow(&mut self, mover: Color, m: Move) {
         if self.nnue.is_some() {
-            self.pending[ply + 1] = Some(Changes::of_move(mover, m));
+            self.pending[self.stack.ply()] = Some(Changes::of_move(mover, m));
         }
     }
 
@@ -299,12 +307,9 @@ mod tests {
         let mut td = ThreadData::default();
         let net = net_file::embedded().unwrap().net;
         td.use_net(Some(Arc::clone(&net)), &game.pos);
-        assert_eq!(td.evaluate(&game.pos, 0), net.evaluate(&game.pos));
+        assert_eq!(td.evaluate(&game.pos), net.evaluate(&game.pos));
         td.use_net(None, &game.pos);
         let mut cache = PawnCache::default();
-        assert_eq!(
-            td.evaluate(&game.pos, 0),
-            evaluate_with(&game.pos, &mut cache)
-        );
+        assert_eq!(td.evaluate(&game.pos), evaluate_with(&game.pos, &mut cache));
     }
 }

@@ -190,18 +190,6 @@ pub fn soft_time_percent(stable_iterations: u32, score_drop: i32) -> u32 {
     (stability * drop / 100) as u32
 }
 
-/// How much of the soft time limit the node share of the best move asks for, in percent:
-/// less when most of the root's nodes went below the best move (the search is sure of it),
-/// more when they went elsewhere; 100 with `node_share_base` at 0 (off).
-pub fn node_share_percent(share: u64) -> u32 {
-    let base = i64::from(params::node_share_base());
-    if base == 0 {
-        return 100;
-    }
-    let share = i64::try_from(share.min(100)).unwrap_or(100);
-    ((base - share) * i64::from(params::node_share_scale()) / 100).clamp(10, 1000) as u32
-}
-
 /// The search's view of its limits while it runs (one per search thread).
 pub struct Clock {
     go_start: Instant,
@@ -633,13 +621,6 @@ mod tests {
         // ... and stops the search inside an iteration.
         assert!(!clock.must_stop_at(0, at(&clock, 1599)));
         assert!(clock.must_stop_at(0, at(&clock, 1600)));
-    }
-
-    /// Off by default: the soft limit is what it was, whatever the best move's share (the
-    /// tuning build's test `switched_on.rs` switches it on).
-    #[test]
-    fn the_node_share_leaves_the_soft_limit_alone_by_default() {
-        assert!((0..=100).all(|s| node_share_percent(s) == 100));
     }
 
     #[test]

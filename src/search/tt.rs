@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use shakmaty::Move;
 
 use super::score::{MATE, score_from_tt, score_to_tt};
+use crate::basics::memory::advise_huge_pages;
 
 /// What a stored score says about the true value of the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +93,10 @@ impl PackedMove {
     }
 }
 
-/// One probed entry, with the score already converted back to "distance from this node".
+/// One entry as the search stores and probes it, the score as "distance from this node"
+/// (the table converts mate scores to and from "distance from the stored node").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtHit {
+pub struct TtEntry {
     pub mv: PackedMove,
     pub score: i32,
     pub eval: i32,
@@ -151,28 +153,6 @@ pub fn slot_table(count: usize) -> Option<Vec<Slot>> {
     Some(slots)
 }
 
-/// Megabytes of memory the system can still give (Linux's `MemAvailable`); None where it
-/// does not say.
-pub fn available_mb() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    mem_available_mb(&info)
-}
-
-fn mem_available_mb(meminfo: &str) -> Option<usize> {
-    let line = meminfo
-        .lines()
-        .find_map(|l| l.strip_prefix("MemAvailable:"))?;
-    let kb: usize = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
-    Some(kb / 1024)
-}
-
-/// Whether a table of `mb` megabytes can replace one of `current_mb`: the memory free now
-/// plus what the old table gives back must hold it. Without a figure from the system the
-/// allocation itself is the only check.
-pub fn fits_in_memory(mb: usize, current_mb: usize, available_mb: Option<usize>) -> bool {
-    available_mb.is_none_or(|free| mb <= free.saturating_add(current_mb))
-}
-
 /// Entry layout of the transposition table, in a slot's data word:
 ///
 /// ```text
@@ -202,33 +182,6 @@ fn unpack_age(data: u64) -> u8 {
 
 fn unpack_depth(data: u64) -> u8 {
     (data >> 48) as u8
-}
-
-/// Asks the system to back a table not yet written with huge pages: a probe goes to a random
-/// entry, and with small pages nearly every probe also misses the address translation cache.
-/// Only a hint: where it is refused, or off Linux, the table works the same, more slowly.
-/// Returns whether the system took the advice (for the whole page-aligned inside of `region`).
-fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = region.as_mut_ptr() as usize;
-        let end = start + std::mem::size_of_val(region);
-        let first = start.next_multiple_of(PAGE);
-        if end > first + PAGE {
-            let len = (end - first) / PAGE * PAGE;
-            // SAFETY: the range lies inside memory this vector owns and has not handed out;
-            // the advice changes how it is backed, never its contents.
-            let rc = unsafe { libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
-            return rc == 0;
-        }
-        false
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = region;
-        false
-    }
 }
 
 pub struct TranspositionTable {
@@ -287,10 +240,10 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         let data = self.entries[self.index(key)].load(key)?;
         let bound = Bound::from_bits((data >> 56) & 3)?;
-        Some(TtHit {
+        Some(TtEntry {
             mv: PackedMove(data as u16),
             // `ply` turns a stored "mate from here" back into "mate from the root".
             score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
@@ -300,19 +253,17 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a result. An entry of this search that was searched deeper for another key is
-    /// kept; the old move is kept when the new result has none for the same key.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: PackedMove,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    /// Stores the result `entry` of the node of `key`, `ply` plies from the root. An entry of
+    /// this search that was searched deeper for another key is kept; the old move is kept
+    /// when the new result has none for the same key.
+    pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
+        let TtEntry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = entry;
         let e = &self.entries[self.index(key)];
         let (old_key, old) = e.peek();
         let age = self.age.load(Ordering::Relaxed);
@@ -338,25 +289,6 @@ impl TranspositionTable {
         e.store(key, data);
     }
 
-    /// Stores a quiescence result (depth 0), but only over an empty entry, another depth-0
-    /// one, or one from an earlier search: a deeper result of this search is never lost to
-    /// it.
-    pub fn store_shallow(
-        &self,
-        key: u64,
-        mv: PackedMove,
-        score: i32,
-        eval: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
-        let (_, old) = self.entries[self.index(key)].peek();
-        let age = self.age.load(Ordering::Relaxed);
-        if old == 0 || unpack_depth(old) == 0 || unpack_age(old) != age {
-            self.store(key, mv, score, eval, 0, bound, ply);
-        }
-    }
-
     /// Permille of sampled entries written by the current search, for `info hashfull`.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
@@ -376,95 +308,16 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_table_larger_than_free_memory_does_not_fit() {
-        let info = "MemTotal:       24000000 kB\nMemFree:  1 kB\nMemAvailable:   20480000 kB\n";
-        assert_eq!(mem_available_mb(info), Some(20000));
-        assert_eq!(mem_available_mb("MemTotal: 5 kB\n"), None);
-        assert_eq!(mem_available_mb("MemAvailable: lots kB\n"), None);
-        // The old table's memory counts as free: 20000 + 16 MB.
-        assert!(fits_in_memory(20016, 16, Some(20000)));
-        assert!(!fits_in_memory(20017, 16, Some(20000)));
-        assert!(!fits_in_memory(65536, 16, Some(20000)));
-        assert!(fits_in_memory(65536, 16, None));
-    }
-
-    /// Linux says how much memory is available, and a running test has far more than a
-    /// megabyte of it: without the figure, a Hash too large for the machine is only refused
-    /// when the allocation itself fails.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn linux_reports_the_memory_available() {
-        let mb = available_mb();
-        assert!(mb.is_some_and(|mb| mb >= 16), "{mb:?}");
-    }
-
-    /// The kernel marks memory advised to use huge pages with `hg` in its mappings' flags
-    /// (`/proc/self/smaps`): the advice must be taken (advice reaching past the memory
-    /// mapped is refused) and cover the whole page-aligned inside of the table.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_table_is_advised_to_use_huge_pages_over_its_whole_length() {
-        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
-            return; // a kernel without transparent huge pages refuses the advice
-        }
-        const PAGE: usize = 4096;
-        // 40 MB: above the C allocator's largest threshold for serving a block from memory
-        // it already holds, so this is a fresh mapping that no earlier table (another test's)
-        // has advised already.
-        let mut table: Vec<u64> = Vec::with_capacity(5 << 20);
-        assert!(advise_huge_pages(table.spare_capacity_mut()));
-        let start = table.as_ptr() as usize;
-        let (first, last) = (
-            start.next_multiple_of(PAGE),
-            (start + 8 * table.capacity()) / PAGE * PAGE,
-        );
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-        let mut covered = 0;
-        let mut range = None;
-        for line in smaps.lines() {
-            let head = line.split_whitespace().next().unwrap_or("");
-            if let Some((lo, hi)) = head.split_once('-')
-                && let (Ok(lo), Ok(hi)) =
-                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
-            {
-                range = Some((lo, hi));
-            } else if let Some(flags) = line.strip_prefix("VmFlags:")
-                && let Some((lo, hi)) = range
-                && lo < last
-                && hi > first
-            {
-                assert!(
-                    flags.split_whitespace().any(|f| f == "hg"),
-                    "{lo:x}-{hi:x}: {flags}"
-                );
-                covered += hi.min(last) - lo.max(first);
-            }
-        }
-        assert_eq!(covered, last - first);
-    }
-
     use crate::search::score::{MATE, mated_in};
 
-    #[test]
-    fn a_quiescence_result_never_replaces_a_deeper_entry_of_this_search() {
-        let tt = TranspositionTable::new(1).unwrap();
-        let key = 0x1234_5678_9ABC_DEF0;
-        tt.store(key, PackedMove::NONE, 50, 10, 6, Bound::Exact, 0);
-        tt.store_shallow(key, PackedMove::NONE, -80, 10, Bound::Upper, 0);
-        assert_eq!(tt.probe(key, 0).map(|h| (h.score, h.depth)), Some((50, 6)));
-        // Over nothing, and over its own depth-0 entries, it is stored.
-        let other = 0x8FED_CBA9_8765_4321; // another slot
-        tt.store_shallow(other, PackedMove::NONE, 30, 10, Bound::Lower, 0);
-        tt.store_shallow(other, PackedMove::NONE, 40, 10, Bound::Exact, 0);
-        assert_eq!(
-            tt.probe(other, 0).map(|h| (h.score, h.depth)),
-            Some((40, 0))
-        );
-        // A deeper entry of an earlier search gives way.
-        tt.new_search();
-        tt.store_shallow(key, PackedMove::NONE, -80, 10, Bound::Upper, 0);
-        assert_eq!(tt.probe(key, 0).map(|h| (h.score, h.depth)), Some((-80, 0)));
+    fn entry(mv: PackedMove, score: i32, eval: i32, depth: i32, bound: Bound) -> TtEntry {
+        TtEntry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        }
     }
 
     #[test]
@@ -472,11 +325,11 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let key = 0x1234_5678_9abc_def0;
         let mv = PackedMove(0x2abc);
-        tt.store(key, mv, -123, 45, 17, Bound::Lower, 3);
+        tt.store(key, 3, entry(mv, -123, 45, 17, Bound::Lower));
         let hit = tt.probe(key, 3).unwrap();
         assert_eq!(
             hit,
-            TtHit {
+            TtEntry {
                 mv,
                 score: -123,
                 eval: 45,
@@ -492,11 +345,19 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         // Found at ply 4: we mate in 7 plies from the root, i.e. 3 plies from this node.
         let root_score = MATE - 7;
-        tt.store(1, PackedMove::NONE, root_score, 0, 5, Bound::Exact, 4);
+        tt.store(
+            1,
+            4,
+            entry(PackedMove::NONE, root_score, 0, 5, Bound::Exact),
+        );
         // Probed from ply 2 by a transposition: now mate is 5 plies from the root.
         assert_eq!(tt.probe(1, 2).unwrap().score, MATE - 5);
         // Negative mates: we are mated in 6 plies from the root, found at ply 5.
-        tt.store(2, PackedMove::NONE, mated_in(6), 0, 5, Bound::Upper, 5);
+        tt.store(
+            2,
+            5,
+            entry(PackedMove::NONE, mated_in(6), 0, 5, Bound::Upper),
+        );
         assert_eq!(tt.probe(2, 1).unwrap().score, mated_in(2));
         assert_eq!(tt.probe(2, 5).unwrap().score, mated_in(6));
     }
@@ -504,7 +365,7 @@ mod tests {
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(77, PackedMove(5), 10, 0, 3, Bound::Exact, 0);
+        tt.store(77, 0, entry(PackedMove(5), 10, 0, 3, Bound::Exact));
         let i = tt.index(77);
         tt.entries[i].data.fetch_xor(1 << 20, Ordering::Relaxed);
         assert!(tt.probe(77, 0).is_none());
@@ -513,8 +374,8 @@ mod tests {
     #[test]
     fn new_result_without_move_keeps_the_old_move() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(9, PackedMove(321), 10, 0, 3, Bound::Exact, 0);
-        tt.store(9, PackedMove::NONE, 20, 0, 4, Bound::Upper, 0);
+        tt.store(9, 0, entry(PackedMove(321), 10, 0, 3, Bound::Exact));
+        tt.store(9, 0, entry(PackedMove::NONE, 20, 0, 4, Bound::Upper));
         let hit = tt.probe(9, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.bound),
@@ -534,15 +395,15 @@ mod tests {
     fn a_deep_entry_of_this_search_is_kept_against_a_much_shallower_other_key() {
         let tt = TranspositionTable::new(1).unwrap();
         assert_eq!(tt.index(KEY_A), tt.index(KEY_B));
-        tt.store(KEY_A, PackedMove(1), 0, 0, 10, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 10, Bound::Exact));
         // Depth 6 is more than three plies shallower: A stays.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 6, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 6, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (Some(10), None)
         );
         // Depth 7 is within three plies: B takes the slot.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 7, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 7, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(7))
@@ -552,8 +413,8 @@ mod tests {
     #[test]
     fn the_same_key_is_always_overwritten_even_by_a_shallower_result() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(KEY_A, PackedMove(1), 50, 0, 20, Bound::Exact, 0);
-        tt.store(KEY_A, PackedMove(3), -5, 0, 1, Bound::Upper, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 50, 0, 20, Bound::Exact));
+        tt.store(KEY_A, 0, entry(PackedMove(3), -5, 0, 1, Bound::Upper));
         let hit = tt.probe(KEY_A, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.depth, hit.bound),
@@ -564,21 +425,21 @@ mod tests {
     #[test]
     fn entries_of_an_earlier_search_give_way_whatever_their_depth() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         tt.new_search();
         // Still readable in the next search...
         assert_eq!(depth_of(&tt, KEY_A), Some(30));
         // ...but replaced by anything stored in it.
-        tt.store(KEY_B, PackedMove(2), 0, 0, 0, Bound::Lower, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 0, Bound::Lower));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(0))
         );
         // The new entry is of the current search: it is protected in turn.
-        tt.store(KEY_A, PackedMove(1), 0, 0, 0, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 0, Bound::Exact));
         assert_eq!(depth_of(&tt, KEY_A), Some(0));
-        tt.store(KEY_B, PackedMove(2), 0, 0, 20, Bound::Exact, 0);
-        tt.store(KEY_A, PackedMove(1), 0, 0, 16, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 20, Bound::Exact));
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 16, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (None, Some(20))
@@ -596,20 +457,20 @@ mod tests {
             })
             .collect();
         assert_eq!(ages, (1..64).chain([0]).collect::<Vec<u8>>());
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         // 63 searches later the entry is still old...
         for _ in 0..63 {
             tt.new_search();
         }
-        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 1, Bound::Exact));
         assert_eq!(depth_of(&tt, KEY_B), Some(1));
         // ...and after 64 the age has wrapped round: this deep entry counts as current.
-        tt.store(KEY_A, PackedMove(1), 0, 0, 30, Bound::Exact, 0);
+        tt.store(KEY_A, 0, entry(PackedMove(1), 0, 0, 30, Bound::Exact));
         tt.new_search();
         for _ in 0..63 {
             tt.new_search();
         }
-        tt.store(KEY_B, PackedMove(2), 0, 0, 1, Bound::Exact, 0);
+        tt.store(KEY_B, 0, entry(PackedMove(2), 0, 0, 1, Bound::Exact));
         assert_eq!(
             (depth_of(&tt, KEY_A), depth_of(&tt, KEY_B)),
             (Some(30), None)
@@ -650,12 +511,8 @@ mod tests {
         for k in 0..200_000u64 {
             tt.store(
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                PackedMove(1),
                 0,
-                0,
-                1,
-                Bound::Exact,
-                0,
+                entry(PackedMove(1), 0, 0, 1, Bound::Exact),
             );
         }
         assert!(tt.hashfull() > 900);

@@ -3,7 +3,6 @@
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 use crate::eval::net_file;
-use crate::play::strength;
 use crate::search::params;
 use crate::uci::parse::shorten;
 
@@ -18,6 +17,10 @@ pub const MULTIPV_MAX: usize = 256;
 pub const SYZYGY_PROBE_DEPTH_DEFAULT: i32 = 1;
 pub const SYZYGY_PROBE_DEPTH_MAX: i32 = 100;
 pub const SYZYGY_PROBE_LIMIT_MAX: usize = 7;
+/// `UCI_Elo`'s range and default (what `play::strength` plays at).
+pub const ELO_MIN: u32 = 1200;
+pub const ELO_MAX: u32 = 2050;
+pub const ELO_DEFAULT: u32 = 1800;
 
 /// The settings a `go` reads; the table itself lives in the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +51,7 @@ impl Default for Options {
             syzygy_probe_depth: SYZYGY_PROBE_DEPTH_DEFAULT,
             syzygy_probe_limit: SYZYGY_PROBE_LIMIT_MAX,
             limit_strength: false,
-            elo: strength::ELO_DEFAULT,
+            elo: ELO_DEFAULT,
             use_nnue: true,
             show_wdl: false,
         }
@@ -127,9 +130,9 @@ pub fn option_lines(defaults: &Options) -> Vec<String> {
         check("UCI_LimitStrength", false),
         spin(
             "UCI_Elo",
-            i64::from(strength::ELO_DEFAULT),
-            i64::from(strength::ELO_MIN),
-            i64::from(strength::ELO_MAX),
+            i64::from(ELO_DEFAULT),
+            i64::from(ELO_MIN),
+            i64::from(ELO_MAX),
         ),
         check("UCI_ShowWDL", defaults.show_wdl),
         check("UseNNUE", defaults.use_nnue),
@@ -192,13 +195,8 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, String> {
         "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
         "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
         "uci_showwdl" => check_value("UCI_ShowWDL", value).map(Change::ShowWdl),
-        "uci_elo" => spin_value(
-            "UCI_Elo",
-            value,
-            i64::from(strength::ELO_MIN),
-            i64::from(strength::ELO_MAX),
-        )
-        .map(|v| Change::Elo(v as u32)),
+        "uci_elo" => spin_value("UCI_Elo", value, i64::from(ELO_MIN), i64::from(ELO_MAX))
+            .map(|v| Change::Elo(v as u32)),
         "syzygypath" => {
             let path = value.map(str::trim).unwrap_or("");
             Ok(Change::SyzygyPath(if path == "<empty>" {

@@ -1,33 +1,22 @@
-//! The protocol's reading side: one thread reads stdin a line at a time, flips the stop and
-//! ponderhit counters at once, and queues every command for the engine thread.
+//! The protocol's reading side: a line at a time from the input, the stop and ponderhit
+//! counters flipped at once, every command handed on (to the engine's queue: `play::run`).
 
 use std::io::BufRead;
 use std::sync::Arc;
 
-use crate::play::engine::{Engine, Message};
 use crate::search::time::{Signals, StopToken};
-use crate::uci::options::Options;
 use crate::uci::output::Out;
 use crate::uci::parse::{Command, parse_line};
 
-/// Speaks UCI on stdin/stdout until `quit` or the end of input (which counts as `quit`),
-/// the options starting as `defaults`.
-pub fn run(defaults: Options) {
-    let out = Out::stdout();
-    let engine = match Engine::new(out.clone(), defaults) {
-        Ok(e) => e,
-        Err(e) => {
-            log::error!("{e}");
-            out.info_string(&format!("error: {e}"));
-            return;
-        }
-    };
-    let signals = Arc::new(Signals::default());
-    let (tx, rx) = crossbeam_channel::unbounded::<Message>();
-    let engine_thread = std::thread::spawn(move || engine.run(rx));
-
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
+/// Reads `input` until `quit` or its end (which counts as `quit`): each command, with a stop
+/// token of `signals` taken when it was read, goes to `deliver`, which says whether to go on
+/// (false when nothing takes commands any more); warnings go to the GUI through `out`.
+pub fn read(
+    mut input: impl BufRead,
+    out: &Out,
+    signals: &Arc<Signals>,
+    mut deliver: impl FnMut(Command, StopToken) -> bool,
+) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -35,28 +24,20 @@ pub fn run(defaults: Options) {
             // The end of input is `quit`, except that a `perft` still prints its count.
             Ok(0) | Err(_) => {
                 signals.input_closed();
-                let token = StopToken::new(Arc::clone(&signals));
-                let _ = tx.send(Message {
-                    command: Command::Quit,
-                    token,
-                });
+                let _ = deliver(Command::Quit, StopToken::new(Arc::clone(signals)));
                 break;
             }
-            Ok(_) => match read_command(&buf, &out) {
+            Ok(_) => match read_command(&buf, out) {
                 Some(c) => c,
                 None => continue,
             },
         };
-        flip_signals(&command, &signals);
+        flip_signals(&command, signals);
         let quit = command == Command::Quit;
-        let token = StopToken::new(Arc::clone(&signals));
-        if tx.send(Message { command, token }).is_err() || quit {
+        let token = StopToken::new(Arc::clone(signals));
+        if !deliver(command, token) || quit {
             break;
         }
-    }
-    drop(tx);
-    if engine_thread.join().is_err() {
-        log::error!("engine thread ended abnormally");
     }
 }
 
@@ -104,6 +85,35 @@ mod tests {
             assert_eq!(token.stop_requested(), stop, "{c:?}");
             assert_eq!(token.ponderhit(), ponderhit, "{c:?}");
         }
+    }
+
+    #[test]
+    fn the_reader_hands_on_each_command_and_ends_at_quit_or_the_end_of_input() {
+        let out = Out::to(Box::new(std::io::sink()));
+        let signals = Arc::new(Signals::default());
+        let mut seen = Vec::new();
+        let input: &[u8] = b"uci\n\nisready\nstop\nquit\ngo\n";
+        read(input, &out, &signals, |c, _| {
+            seen.push(c);
+            true
+        });
+        assert_eq!(
+            seen,
+            [Command::Uci, Command::IsReady, Command::Stop, Command::Quit]
+        );
+        // The end of input is a quit; a refused command ends the reading too.
+        seen.clear();
+        read(&b"isready\n"[..], &out, &signals, |c, _| {
+            seen.push(c);
+            true
+        });
+        assert_eq!(seen, [Command::IsReady, Command::Quit]);
+        let mut count = 0;
+        read(&b"isready\nisready\n"[..], &out, &signals, |_, _| {
+            count += 1;
+            false
+        });
+        assert_eq!(count, 1);
     }
 
     #[test]

@@ -76,22 +76,46 @@ impl Outputs {
     }
 }
 
-/// Trains from `start` (a fresh or resumed network) for the epochs not yet done, writing
-/// the outputs after every epoch; `log` gets a line per epoch.
-#[allow(clippy::too_many_arguments)]
+/// Where a run starts: a fresh network, or one resumed from a checkpoint with its optimiser,
+/// the epochs it has done and their losses.
+pub struct Start {
+    pub params: Params,
+    pub adam: Adam,
+    pub epochs_done: usize,
+    pub curve: Curve,
+}
+
+impl Start {
+    /// A fresh run from `params`.
+    pub fn fresh(params: Params) -> Start {
+        let n = params.v.len();
+        Start {
+            params,
+            adam: Adam::new(n),
+            epochs_done: 0,
+            curve: Vec::new(),
+        }
+    }
+}
+
+/// Trains from `start` for the epochs not yet done, writing the outputs after every epoch;
+/// `log` gets a line per epoch.
 pub fn train(
     train_set: &mut Positions,
     valid_set: &[Sample],
     settings: &Settings,
-    mut params: Params,
-    mut adam: Adam,
-    first_epoch: usize,
-    mut curve: Curve,
+    start: Start,
     outputs: &Outputs,
     log: &mut dyn FnMut(&str),
 ) -> Result<Params, String> {
+    let Start {
+        mut params,
+        mut adam,
+        epochs_done,
+        mut curve,
+    } = start;
     let mut rng = Lcg(settings.seed ^ 0x7261_696e);
-    for epoch in first_epoch..settings.epochs {
+    for epoch in epochs_done..settings.epochs {
         let started = std::time::Instant::now();
         train_set.shuffle(&mut rng);
         let lr = learning_rate(settings.lr, epoch, settings.epochs);
@@ -176,15 +200,11 @@ mod tests {
         let outputs = Outputs { dir: dir.clone() };
         let start = Params::random(8, Activation::SCReLU, 1, KingLayout::NONE, 5);
         let before = start.loss(&valid);
-        let n = start.v.len();
         let trained = train(
             &mut set,
             &valid,
             &settings,
-            start,
-            Adam::new(n),
-            0,
-            Vec::new(),
+            Start::fresh(start),
             &outputs,
             &mut |_| {},
         )

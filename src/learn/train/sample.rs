@@ -6,6 +6,17 @@ use shakmaty::Color;
 use super::sigmoid;
 use crate::basics::rng::Lcg;
 use crate::eval::nnue::{self, KingLayout, SCALE};
+
+/// An input index with its square mirrored left to right (files a and h swapped).
+fn mirror_feature(index: usize) -> usize {
+    index ^ 7
+}
+
+/// White's input index of a piece turned into Black's.
+fn flip_feature(white: usize) -> usize {
+    let (theirs, rest) = (white / 384, white % 384);
+    (1 - theirs) * 384 + (rest / 64) * 64 + ((rest % 64) ^ 56)
+}
 use crate::learn::packed::Record;
 
 /// One training position: the White-view input indices, whose move it is, and the target.
@@ -67,7 +78,7 @@ impl Sample {
         }
         let mut m = *self;
         for f in &mut m.features[..usize::from(self.count)] {
-            *f = nnue::mirror_feature(usize::from(*f)) as u16;
+            *f = mirror_feature(usize::from(*f)) as u16;
         }
         Some(m)
     }
@@ -98,7 +109,7 @@ impl Sample {
         };
         for (i, &x) in self.features[..n].iter().enumerate() {
             white[i] = usize::from(x);
-            black[i] = nnue::flip_feature(usize::from(x));
+            black[i] = flip_feature(usize::from(x));
         }
         if kings.count() > 0 {
             // A perspective's own king is one of the 64 features from its king on a1 (seen
@@ -270,6 +281,18 @@ fn shuffle<T>(set: &mut [T], rng: &mut Lcg) {
 mod tests {
     use super::*;
     use crate::learn::train::testing::{SET, samples};
+
+    #[test]
+    fn a_flipped_feature_is_the_same_piece_seen_by_the_other_side() {
+        for f in 0..nnue::INPUTS {
+            assert_eq!(flip_feature(flip_feature(f)), f);
+            assert_eq!(mirror_feature(mirror_feature(f)), f);
+        }
+        // White's knight on g1 is, for Black, an enemy knight on its own side's g8.
+        assert_eq!(flip_feature(64 + 6), 384 + 64 + 62);
+        // Mirrored, a knight on g1 stands on b1.
+        assert_eq!(mirror_feature(64 + 6), 64 + 1);
+    }
 
     #[test]
     fn a_mirrored_sample_is_the_mirrored_position_and_castling_ones_are_kept_as_they_are() {
