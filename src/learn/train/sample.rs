@@ -138,20 +138,11 @@ impl Sample {
 
 /// A sample's input indices for the side to move (`ours`) and the other side, reused from
 /// sample to sample.
+#[derive(Default)]
 pub(super) struct Features {
     ours: [usize; 32],
     theirs: [usize; 32],
     count: usize,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            ours: [0; 32],
-            theirs: [0; 32],
-            count: 0,
-        }
-    }
 }
 
 impl Features {
