@@ -214,7 +214,9 @@ impl Params {
         sum / samples.len().max(1) as f64
     }
 
-    /// The mean loss and its gradient over a batch, computed on `threads` threads.
+    /// The mean loss and its gradient over a batch, computed on `threads` threads (the
+    /// tests' form of `gradient_of`).
+    #[cfg(test)]
     pub fn gradient(&self, batch: &[Sample], threads: usize) -> (f64, Vec<f32>) {
         self.gradient_of(batch.len(), |i| batch.get(i).copied(), threads)
     }

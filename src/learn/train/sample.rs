@@ -250,7 +250,8 @@ impl Positions {
         }
     }
 
-    /// Every position in the current order, decoded (for tests and small sets).
+    /// Every position in the current order, decoded (for the tests).
+    #[cfg(test)]
     pub fn samples(&self) -> Vec<Sample> {
         (0..self.len()).filter_map(|k| self.sample(k)).collect()
     }
