@@ -2,7 +2,7 @@
 //! runs each `go` on a search thread, and applies commands in the order they came.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position, fen::Fen};
@@ -15,6 +15,7 @@ use crate::eval::nnue::Network;
 use crate::measure::{bench, perft};
 use crate::play::strength::Strength;
 use crate::search::driver::{self, Job, SearchResult, Selectivity};
+use crate::search::lag::LagMeter;
 use crate::search::pool::{Done, Helpers, Pool, panic_message};
 use crate::search::syzygy::Tables;
 use crate::search::thread::ThreadData;
@@ -53,6 +54,8 @@ pub struct Engine {
     net: Option<LoadedNet>,
     /// The options as the engine started (what `uci` advertises as defaults).
     defaults: Options,
+    /// The lag this game's clocks have shown, shared with the search that ends each move.
+    lag: Arc<Mutex<LagMeter>>,
 }
 
 impl Engine {
@@ -70,6 +73,7 @@ impl Engine {
             tables: None,
             running: None,
             net: net_file::embedded().map_err(|e| log::error!("{e}")).ok(),
+            lag: Arc::default(),
         })
     }
 
@@ -107,6 +111,7 @@ impl Engine {
                 if let Some(pool) = &self.pool {
                     pool.clear();
                 }
+                lock(&self.lag).clear();
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::SetOption { name, value } => {
@@ -374,6 +379,27 @@ impl Engine {
         good
     }
 
+    /// Reads this `go`'s clock into the lag meter and notes the search if the GUI's clock
+    /// runs with it (not pondering, not infinite, no fixed time); the lag to keep back.
+    fn measure_lag(&self, limits: &Limits) -> Option<i64> {
+        let white = self.game.pos.turn().is_white();
+        let (own, inc) = if white {
+            (limits.wtime, limits.winc)
+        } else {
+            (limits.btime, limits.binc)
+        };
+        let mut meter = lock(&self.lag);
+        meter.observe(&self.game.past_keys, own);
+        if let Some(clock) =
+            own.filter(|_| !limits.ponder && !limits.infinite && limits.movetime.is_none())
+        {
+            let plies = self.game.past_keys.len();
+            meter.start(self.game.key(), plies, clock, inc.unwrap_or(0));
+        }
+        log::debug!("lag meter: {meter:?}");
+        meter.lag()
+    }
+
     fn start_search(&mut self, mut limits: Limits, token: StopToken) {
         let searchmoves = self.checked_searchmoves(&limits.searchmoves);
         limits.multipv = self.options.multipv;
@@ -400,6 +426,8 @@ impl Engine {
             net: self.search_net(),
             selectivity: Selectivity::Full,
         });
+        let lag = self.measure_lag(&job.limits);
+        let meter = Arc::clone(&self.lag);
         let out = self.out.clone();
         let overhead = self.options.move_overhead_ms;
         let wdl_material = self
@@ -411,6 +439,8 @@ impl Engine {
                 td,
                 helpers,
                 overhead,
+                lag,
+                meter,
                 strength,
                 wdl_material,
             };
@@ -427,6 +457,10 @@ pub struct SearchSetup<'a> {
     pub td: &'a mut ThreadData,
     pub helpers: &'a Helpers,
     pub overhead: i64,
+    /// The lag to keep back for each move ahead when the game's clocks have shown it.
+    pub lag: Option<i64>,
+    /// Told how long the search took, for the next move's measurement.
+    pub meter: Arc<Mutex<LagMeter>>,
     /// Play below full strength: choose among the root lines (see `strength.rs`).
     pub strength: Option<Strength>,
     /// The root's material when `info` lines carry `wdl` (`UCI_ShowWDL`).
@@ -462,10 +496,11 @@ fn play_any_legal_move(out: &Out, game: &Game) {
 /// still played, so the GUI never waits for an answer that will not come.
 pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: StopToken) {
     let game = &job.game;
-    let clock = Clock::new(
+    let clock = Clock::with_lag(
         &job.limits,
         game.pos.turn().is_white(),
         setup.overhead,
+        setup.lag,
         token,
     );
     let mode = game.mode;
@@ -488,6 +523,8 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
             }
             out.line(&info_line(&r.shown(&r.last), mode, setup.wdl_material));
             out.line(&bestmove_line(r.best, r.ponder, mode));
+            let spent = i64::try_from(clock.elapsed().as_millis()).unwrap_or(i64::MAX);
+            lock(&setup.meter).finish(spent);
         }
         Err(payload) => {
             let msg = panic_message(payload.as_ref());
@@ -498,4 +535,9 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
             play_any_legal_move(out, game);
         }
     }
+}
+
+/// The lag meter, even if a search thread panicked while holding it.
+fn lock(meter: &Mutex<LagMeter>) -> std::sync::MutexGuard<'_, LagMeter> {
+    meter.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -2,6 +2,7 @@
 
 pub mod driver;
 pub mod history;
+pub mod lag;
 mod negamax;
 mod node;
 #[cfg(test)]

@@ -153,14 +153,27 @@ pub const MAX_TIME_MS: i64 = 1 << 40;
 /// the moves to go; a clock below the reserve moves at once, and no move may take more than
 /// a share of what is left after the reserve.
 pub fn allot(time_left: i64, inc: i64, movestogo: Option<u32>, overhead: i64) -> (u64, u64) {
+    allot_with_lag(time_left, inc, movestogo, overhead, overhead)
+}
+
+/// `allot` with the lag kept back for the moves ahead measured apart from `overhead`, the
+/// margin this move keeps (see `lag.rs`): this move keeps the larger of the two.
+pub fn allot_with_lag(
+    time_left: i64,
+    inc: i64,
+    movestogo: Option<u32>,
+    overhead: i64,
+    lag: i64,
+) -> (u64, u64) {
     let time_left = time_left.clamp(-MAX_TIME_MS, MAX_TIME_MS);
     let overhead = overhead.clamp(0, MAX_TIME_MS);
+    let lag = lag.clamp(0, MAX_TIME_MS);
     let inc = inc.clamp(0, MAX_TIME_MS);
     let max_mtg = i64::from(params::max_moves_to_go());
     let given = movestogo.map(|m| i64::from(m).clamp(1, max_mtg));
     let mtg = given.unwrap_or(i64::from(params::default_moves_to_go()));
     let horizon = given.unwrap_or(max_mtg);
-    let reserve = overhead + (overhead - inc).max(0) * (horizon - 1);
+    let reserve = overhead.max(lag) + (lag - inc).max(0) * (horizon - 1);
     let usable = (time_left - reserve).max(0);
     let hard_cap = if mtg == 1 {
         usable * i64::from(params::last_move_share_of_clock()) / 100
@@ -209,6 +222,18 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(limits: &Limits, white_to_move: bool, overhead: i64, token: StopToken) -> Clock {
+        Clock::with_lag(limits, white_to_move, overhead, None, token)
+    }
+
+    /// A clock that keeps back `lag` (when the game's clocks have measured it) instead of
+    /// `overhead` for each move ahead; `overhead` stays this move's margin.
+    pub fn with_lag(
+        limits: &Limits,
+        white_to_move: bool,
+        overhead: i64,
+        lag: Option<i64>,
+        token: StopToken,
+    ) -> Clock {
         let (own, other, inc) = if white_to_move {
             (limits.wtime, limits.btime, limits.winc.or(limits.binc))
         } else {
@@ -221,7 +246,8 @@ impl Clock {
             let t = (mt.clamp(0, MAX_TIME_MS) - overhead.clamp(0, MAX_TIME_MS)).max(1) as u64;
             (Some(t), Some(t))
         } else if let Some(t) = time {
-            let (s, h) = allot(t, inc.unwrap_or(0), limits.movestogo, overhead);
+            let lag = lag.unwrap_or(overhead);
+            let (s, h) = allot_with_lag(t, inc.unwrap_or(0), limits.movestogo, overhead, lag);
             (Some(s), Some(h))
         } else {
             (None, None)

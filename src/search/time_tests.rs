@@ -294,3 +294,15 @@ fn soft_time_grows_while_the_best_move_changes_and_when_the_score_falls() {
         );
     }
 }
+
+#[test]
+fn a_measured_lag_replaces_the_overhead_for_the_moves_ahead() {
+    // 1 s of sudden death: 50 moves of 30 ms are more than the clock, 50 of 5 ms are not.
+    assert_eq!(allot(1000, 0, None, 30), (0, 0));
+    assert_eq!(allot_with_lag(1000, 0, None, 30, 5), (29, 116));
+    // A lag beyond the overhead keeps more back: 50 moves of 150 ms are more than 6 s.
+    assert!(allot(6000, 0, None, 30).0 > 0);
+    assert_eq!(allot_with_lag(6000, 0, None, 30, 150), (0, 0));
+    // This move keeps the overhead however small the lag: no move takes the clock less it.
+    assert_eq!(allot_with_lag(1000, 0, Some(1), 200, 0), (720, 720));
+}
