@@ -38,11 +38,11 @@ SETTINGS: dict[str, dict] = {
     "sd3": {"tc": "3+0"},
     "inc": {"tc": "2+0.05"},
     "mtg": {"tc": "40/20"},
-    "threads2": {"tc": "2+0.02", "options": {"Threads": "2"}},
-    "multipv3": {"tc": "2+0.02", "options": {"MultiPV": "3"}},
-    "chess960": {"tc": "2+0.02", "chess960": True},
-    "ponder": {"tc": "2+0.02", "ponder": True},
-    "limit": {"tc": "2+0.02", "options": {"UCI_LimitStrength": "true", "UCI_Elo": "1500"}},
+    "threads2": {"tc": "1+0.01", "options": {"Threads": "2"}},
+    "multipv3": {"tc": "1+0.01", "options": {"MultiPV": "3"}},
+    "chess960": {"tc": "1+0.01", "chess960": True},
+    "ponder": {"tc": "1+0.01", "ponder": True},
+    "limit": {"tc": "1+0.01", "options": {"UCI_LimitStrength": "true", "UCI_Elo": "1500"}},
 }
 
 

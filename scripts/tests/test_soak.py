@@ -66,7 +66,7 @@ class Soak(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         data = json.loads((out / "soak.json").read_text())
         self.assertEqual([leg["leg"] for leg in data["legs"]], ["sd1", "ponder"])
-        self.assertEqual([leg["tc"] for leg in data["legs"]], ["1+0", "2+0.02"])
+        self.assertEqual([leg["tc"] for leg in data["legs"]], ["1+0", "1+0.01"])
         self.assertEqual([leg["games"] for leg in data["legs"]], [2, 2])
         self.assertEqual(data["legs"][1]["ponder"], {"Ferrum-ponder": True, "peer": False})
 
