@@ -3,21 +3,8 @@
 
 mod common;
 
-use common::{Session, after, legal_bestmove};
+use common::{Session, after, last_reported, legal_bestmove};
 use shakmaty::Position;
-
-/// The number after `word` in the last `info` line that has one.
-fn last_reported(lines: &[String], word: &str) -> i64 {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.find(|w| *w == word)?;
-            words.next()?.parse().ok()
-        })
-        .unwrap_or_else(|| panic!("no {word} reported in {lines:?}"))
-}
 
 /// Plays `moves` of White's moves in sudden death from `clock` ms, as a GUI would that
 /// charges each move the time the engine reports plus `lag` ms; Black answers with its
@@ -33,8 +20,8 @@ fn play_on_the_clock(s: &mut Session, moves: usize, mut clock: i64, lag: i64) ->
         let words: Vec<&str> = played.iter().map(String::as_str).collect();
         let pos = after(&words);
         let mv = legal_bestmove(&pos, &best);
-        depths.push(last_reported(&lines, "depth"));
-        clock -= last_reported(&lines, "time") + lag;
+        depths.push(last_reported::<i64>(&lines, "depth"));
+        clock -= last_reported::<i64>(&lines, "time") + lag;
         let mut next = pos.clone();
         next.play_unchecked(mv);
         let reply = next.legal_moves()[0];

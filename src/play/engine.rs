@@ -382,12 +382,7 @@ impl Engine {
     /// Reads this `go`'s clock into the lag meter and notes the search if the GUI's clock
     /// runs with it (not pondering, not infinite, no fixed time); the lag to keep back.
     fn measure_lag(&self, limits: &Limits) -> Option<i64> {
-        let white = self.game.pos.turn().is_white();
-        let (own, inc) = if white {
-            (limits.wtime, limits.winc)
-        } else {
-            (limits.btime, limits.binc)
-        };
+        let (own, inc) = limits.side(self.game.pos.turn().is_white());
         let mut meter = lock(&self.lag);
         meter.observe(&self.game.past_keys, own);
         if let Some(clock) =

@@ -105,6 +105,13 @@ mod tests {
     }
 
     impl Gui {
+        fn new(clock: i64) -> Gui {
+            Gui {
+                keys: Vec::new(),
+                clock,
+            }
+        }
+
         /// One of our moves: `go` with our clock, a search of `spent` ms, and the GUI charging
         /// `lag` ms more before it adds the increment; then the other side's reply.
         fn our_move(&mut self, meter: &mut LagMeter, inc: i64, spent: i64, lag: i64) {
@@ -120,10 +127,7 @@ mod tests {
     #[test]
     fn the_clocks_show_the_lag_once_two_moves_are_measured() {
         let mut meter = LagMeter::default();
-        let mut gui = Gui {
-            keys: Vec::new(),
-            clock: 10_000,
-        };
+        let mut gui = Gui::new(10_000);
         gui.our_move(&mut meter, 100, 300, 40);
         gui.our_move(&mut meter, 100, 300, 40);
         assert_eq!(meter.lag(), None, "one move measured");
@@ -134,10 +138,7 @@ mod tests {
     #[test]
     fn the_largest_lag_of_the_game_is_kept() {
         let mut meter = LagMeter::default();
-        let mut gui = Gui {
-            keys: Vec::new(),
-            clock: 60_000,
-        };
+        let mut gui = Gui::new(60_000);
         for lag in [3, 90, 4, 2] {
             gui.our_move(&mut meter, 0, 500, lag);
         }
@@ -148,19 +149,13 @@ mod tests {
     #[test]
     fn a_go_that_does_not_follow_on_forgets_the_game() {
         let mut meter = LagMeter::default();
-        let mut gui = Gui {
-            keys: Vec::new(),
-            clock: 60_000,
-        };
+        let mut gui = Gui::new(60_000);
         for _ in 0..3 {
             gui.our_move(&mut meter, 0, 200, 10);
         }
         assert_eq!(meter.lag(), Some(10 + 2 + MIN_LAG_MS));
         // A new game on a smaller clock without `ucinewgame`: no lag of a minute is inferred.
-        let mut new_game = Gui {
-            keys: Vec::new(),
-            clock: 1000,
-        };
+        let mut new_game = Gui::new(1000);
         new_game.our_move(&mut meter, 0, 10, 0);
         assert_eq!(meter.lag(), None);
         new_game.our_move(&mut meter, 0, 10, 0);
@@ -171,10 +166,7 @@ mod tests {
     #[test]
     fn a_clock_that_rises_beyond_the_increment_is_no_negative_lag() {
         let mut meter = LagMeter::default();
-        let mut gui = Gui {
-            keys: Vec::new(),
-            clock: 5000,
-        };
+        let mut gui = Gui::new(5000);
         for _ in 0..3 {
             gui.our_move(&mut meter, 0, 100, -4000);
         }

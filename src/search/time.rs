@@ -29,6 +29,17 @@ pub struct Limits {
     pub multipv: usize,
 }
 
+impl Limits {
+    /// One side's clock and increment as the GUI sent them (White's when `white`).
+    pub fn side(&self, white: bool) -> (Option<i64>, Option<i64>) {
+        if white {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        }
+    }
+}
+
 /// Counters the protocol thread bumps on `stop` and `ponderhit`. A search remembers their
 /// values when its `go` was read, so a `stop` sent before that `go` cannot stop it. A search
 /// holding its `bestmove` sleeps on the condition variable until one of them moves.
@@ -234,11 +245,9 @@ impl Clock {
         lag: Option<i64>,
         token: StopToken,
     ) -> Clock {
-        let (own, other, inc) = if white_to_move {
-            (limits.wtime, limits.btime, limits.winc.or(limits.binc))
-        } else {
-            (limits.btime, limits.wtime, limits.binc.or(limits.winc))
-        };
+        let (own, own_inc) = limits.side(white_to_move);
+        let (other, other_inc) = limits.side(!white_to_move);
+        let inc = own_inc.or(other_inc);
         // A GUI that sends only the other side's clock, or only increments, still means
         // "play on a clock": borrow what was given rather than think forever.
         let time = own.or(other).or(inc);

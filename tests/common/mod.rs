@@ -243,17 +243,23 @@ pub fn last_info_depth(lines: &[String]) -> &str {
         .unwrap_or_else(|| panic!("no info depth line in {lines:?}"))
 }
 
-/// The node count of the last info line among `lines`.
-pub fn reported_nodes(lines: &[String]) -> u64 {
+/// The number after `word` (`nodes`, `time`, `depth`) in the last line among `lines` that has
+/// one.
+pub fn last_reported<T: std::str::FromStr>(lines: &[String], word: &str) -> T {
     lines
         .iter()
         .rev()
         .find_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            let i = t.iter().position(|w| *w == "nodes")?;
-            t.get(i + 1)?.parse().ok()
+            let mut words = l.split_whitespace();
+            words.find(|w| *w == word)?;
+            words.next()?.parse().ok()
         })
-        .unwrap()
+        .unwrap_or_else(|| panic!("no {word} reported in {lines:?}"))
+}
+
+/// The node count of the last info line among `lines`.
+pub fn reported_nodes(lines: &[String]) -> u64 {
+    last_reported(lines, "nodes")
 }
 
 /// Runs `ferrum` with `args` to its end: exit code (-1 if killed), stdout, stderr.
