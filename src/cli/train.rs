@@ -57,6 +57,13 @@ pub struct TrainArgs {
     /// with --king-buckets, whose inputs are mirrored already)
     #[arg(long)]
     pub mirror: bool,
+    /// AdamW: each step first shrinks every weight by lr x this (0: plain Adam)
+    #[arg(long, value_name = "D", default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Keep the first layer within what the engine's 16-bit sums hold after every step, so
+    /// the net written is the one trained (not with --king-buckets 2 or 4)
+    #[arg(long)]
+    pub clip: bool,
     /// Continue from DIR/checkpoint.bin (same hidden size and activation)
     #[arg(long)]
     pub resume: bool,
@@ -77,6 +84,8 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         threads: args.threads,
         seed: args.seed,
         mirror: args.mirror,
+        weight_decay: args.weight_decay,
+        clip: args.clip,
     };
     if !(1..=4096).contains(&s.hidden)
         || !(1..=MAX_BUCKETS).contains(&s.buckets)
@@ -85,9 +94,16 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         || !(0.0..1.0).contains(&s.hold_out)
         || !s.lr.is_finite()
         || s.lr <= 0.0
+        || !(0.0..1.0).contains(&s.weight_decay)
     {
         return Err(
-            "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0)"
+            "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0, weight decay in [0, 1))"
+                .to_string(),
+        );
+    }
+    if s.clip && s.kings.count() > 1 {
+        return Err(
+            "train: --clip cannot bound the factorised first layer of --king-buckets 2 or 4"
                 .to_string(),
         );
     }

@@ -18,7 +18,15 @@ impl Adam {
         }
     }
 
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+    /// One step of Adam; with `decay` above zero, AdamW's: each weight first shrinks by
+    /// `lr * decay` of itself, apart from the gradient's moments.
+    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32) {
+        if decay > 0.0 {
+            let keep = 1.0 - lr * decay;
+            for p in params.iter_mut() {
+                *p *= keep;
+            }
+        }
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.steps += 1;
@@ -57,9 +65,21 @@ mod tests {
         // Bias correction makes the first step lr x sign(gradient), whatever its size.
         let mut adam = Adam::new(3);
         let mut params = [1.0f32, 1.0, 1.0];
-        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.1);
+        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.1, 0.0);
         assert!((params[0] - 0.9).abs() < 1e-6 && (params[1] - 1.1).abs() < 1e-6);
         assert_eq!(params[2], 1.0);
         assert_eq!(adam.steps, 1);
+    }
+
+    #[test]
+    fn adamw_shrinks_each_weight_by_lr_times_decay_before_the_adam_step() {
+        let (mut plain, mut decayed) = (Adam::new(2), Adam::new(2));
+        let mut a = [2.0f32, -4.0];
+        let mut b = a;
+        plain.step(&mut a, &[1.0, 0.0], 0.1, 0.0);
+        decayed.step(&mut b, &[1.0, 0.0], 0.1, 0.5);
+        // Shrunk by 1 - 0.1 x 0.5 = 0.95 first: 2 -> 1.9 -> 1.8, and -4 -> -3.8 (no gradient).
+        assert!((a[0] - 1.9).abs() < 1e-6 && a[1] == -4.0);
+        assert!((b[0] - 1.8).abs() < 1e-6 && (b[1] + 3.8).abs() < 1e-6);
     }
 }

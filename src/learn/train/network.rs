@@ -315,6 +315,20 @@ impl Params {
         w
     }
 
+    /// Keeps the first layer's weights and biases within ±MAX_W1 / QA, which `quantise` would
+    /// clip them to (a net without king buckets' shared rows, whose sums it cannot bound
+    /// row by row).
+    pub fn clip_first_layer(&mut self) {
+        if self.kings.count() > 1 {
+            return;
+        }
+        let limit = f32::from(MAX_W1) / QA as f32;
+        let end = self.w2();
+        for w in &mut self.v[..end] {
+            *w = w.clamp(-limit, limit);
+        }
+    }
+
     /// How many first-layer weights and biases `quantise` clips to ±MAX_W1.
     pub fn clipped_first_layer(&self) -> usize {
         let limit = f32::from(MAX_W1) + 0.5;
@@ -534,6 +548,22 @@ mod tests {
         let net = p.quantise(0);
         assert_eq!((net.w1[5], net.b1[1]), (MAX_W1, -MAX_W1));
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    }
+
+    #[test]
+    fn clipping_the_first_layer_leaves_nothing_for_quantise_to_clip() {
+        let mut p = Params::random(4, Activation::SCReLU, 1, KingLayout::NONE, 3);
+        let (b1, w2) = (p.b1(), p.w2());
+        p.v[5] = 100.0;
+        p.v[b1 + 1] = -50.0;
+        p.v[w2] = 7.0;
+        let before = p.v[6];
+        p.clip_first_layer();
+        assert_eq!(p.clipped_first_layer(), 0);
+        let limit = f32::from(MAX_W1) / QA as f32;
+        assert_eq!((p.v[5], p.v[b1 + 1]), (limit, -limit));
+        // Weights inside the range and the output layer are left alone.
+        assert_eq!((p.v[6], p.v[w2]), (before, 7.0));
     }
 
     /// Three output buckets over positions of 3 and 32 pieces (buckets 0 and 2): each

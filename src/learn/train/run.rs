@@ -25,6 +25,11 @@ pub struct Settings {
     pub seed: u64,
     /// Training positions without castling rights also enter mirrored left to right.
     pub mirror: bool,
+    /// AdamW's decoupled weight decay (0: plain Adam).
+    pub weight_decay: f32,
+    /// The first layer is kept within what the engine's 16-bit sums hold after every step,
+    /// so the float net is the one quantised (not with king buckets' shared rows).
+    pub clip: bool,
 }
 
 impl Settings {
@@ -53,6 +58,12 @@ impl Settings {
         } else {
             text
         };
+        let text = if self.weight_decay > 0.0 {
+            format!("{text} wd{}", self.weight_decay)
+        } else {
+            text
+        };
+        let text = if self.clip { text + " clip" } else { text };
         text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         })
@@ -124,7 +135,10 @@ pub fn train(
         for from in (0..set.len()).step_by(settings.batch.max(1)) {
             let n = settings.batch.max(1).min(set.len() - from);
             let (loss, grad) = params.gradient_of(n, |i| set.sample(from + i), settings.threads);
-            adam.step(&mut params.v, &grad, lr);
+            adam.step(&mut params.v, &grad, lr, settings.weight_decay);
+            if settings.clip {
+                params.clip_first_layer();
+            }
             sum += loss;
             batches += 1;
         }
@@ -194,6 +208,8 @@ mod tests {
             threads: 2,
             seed: 1,
             mirror: false,
+            weight_decay: 0.0,
+            clip: false,
         };
         let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
