@@ -5,8 +5,18 @@
 #   TUNE=1               the tuning build: search parameters as UCI options (`ferrum
 #                        spsa-inputs` prints them for OpenBench); a tuning branch commits
 #                        `TUNE ?= 1` below, since OpenBench runs plain `make`
+#   CPU=x86-64-v3        code for that CPU level (AVX2 and BMI2 everywhere, not only in the
+#                        net's loops): faster, but it stops with an illegal instruction on a
+#                        CPU without them; the default is the portable x86-64 build
+#   PGO=1                profile-guided: an instrumented build runs `ferrum bench`, and
+#                        LLVM_PROFDATA (default llvm-profdata; it must read the profiles of
+#                        rustc's LLVM, `rustc -vV` names it) merges what it counted for the
+#                        build written to EXE. Its own folders under target/pgo
 EXE ?= ferrum
 TUNE ?= 0
+CPU ?=
+PGO ?= 0
+LLVM_PROFDATA ?= llvm-profdata
 
 ifneq ($(strip $(EVALFILE)),)
 export EVALFILE
@@ -18,10 +28,28 @@ else
 FEATURES :=
 endif
 
+ifneq ($(strip $(CPU)),)
+CPUFLAGS := -C target-cpu=$(CPU)
+export RUSTFLAGS := $(CPUFLAGS)
+endif
+
+PGODIR ?= $(abspath target/pgo)
+
 .PHONY: all test bench clean
 
+ifeq ($(PGO),1)
+all:
+	rm -rf $(PGODIR)/profiles
+	RUSTFLAGS="$(CPUFLAGS) -C profile-generate=$(PGODIR)/profiles" CARGO_TARGET_DIR=$(PGODIR)/instrumented \
+		cargo build --release --bin ferrum $(FEATURES)
+	$(PGODIR)/instrumented/release/ferrum bench > /dev/null
+	$(LLVM_PROFDATA) merge -o $(PGODIR)/merged.profdata $(PGODIR)/profiles
+	RUSTFLAGS="$(CPUFLAGS) -C profile-use=$(PGODIR)/merged.profdata" CARGO_TARGET_DIR=$(PGODIR)/optimised \
+		cargo rustc --release --bin ferrum $(FEATURES) -- --emit link=$(EXE)
+else
 all:
 	cargo rustc --release --bin ferrum $(FEATURES) -- --emit link=$(EXE)
+endif
 
 test:
 	bash scripts/test.sh

@@ -84,9 +84,16 @@ class EvalFile(unittest.TestCase):
 
 
 # Stands in for cargo on PATH: prints its arguments and the EVALFILE it was given.
+# Asked to build, it leaves a stand-in binary where cargo would, which says what it ran.
 FAKE_CARGO = """#!/bin/sh
 echo "args: $*"
 echo "EVALFILE=${EVALFILE-<unset>}"
+echo "RUSTFLAGS=${RUSTFLAGS-<unset>}"
+if [ "$1" = build ]; then
+    mkdir -p "$CARGO_TARGET_DIR/release"
+    printf '#!/bin/sh\\necho "ran: $0 $*" >&2\\n' > "$CARGO_TARGET_DIR/release/ferrum"
+    chmod +x "$CARGO_TARGET_DIR/release/ferrum"
+fi
 """
 
 
@@ -101,22 +108,49 @@ class Makefile(unittest.TestCase):
             env = dict(os.environ)
             env.pop("EVALFILE", None)
             env.pop("TUNE", None)
+            env.pop("RUSTFLAGS", None)
+            args = [a.replace("TMP", tmp) for a in args]
             env["PATH"] = f"{tmp}{os.pathsep}{env.get('PATH', '')}"
-            out = subprocess.run(["make", "-s", *args], cwd=ROOT, env=env, capture_output=True,
-                                 text=True, timeout=60, check=True).stdout
-        return out.splitlines()
+            done = subprocess.run(["make", "-s", *args], cwd=ROOT, env=env, capture_output=True,
+                                  text=True, timeout=60, check=True)
+        self.stderr = done.stderr.replace(tmp, "TMP")
+        return [line.replace(tmp, "TMP") for line in done.stdout.splitlines()]
 
     def test_plain_make_builds_the_release_binary_straight_to_exe(self):
         self.assertEqual(self.make(), [
             "args: rustc --release --bin ferrum -- --emit link=ferrum",
             "EVALFILE=<unset>",
+            "RUSTFLAGS=<unset>",
         ])
 
     def test_exe_evalfile_and_tune_reach_cargo(self):
         self.assertEqual(self.make("EXE=/tmp/x", "EVALFILE=/nets/n.bin", "TUNE=1"), [
             "args: rustc --release --bin ferrum --features tune -- --emit link=/tmp/x",
             "EVALFILE=/nets/n.bin",
+            "RUSTFLAGS=<unset>",
         ])
+
+    def test_cpu_builds_for_that_cpu_level(self):
+        self.assertEqual(self.make("CPU=x86-64-v3"), [
+            "args: rustc --release --bin ferrum -- --emit link=ferrum",
+            "EVALFILE=<unset>",
+            "RUSTFLAGS=-C target-cpu=x86-64-v3",
+        ])
+
+    def test_pgo_builds_instrumented_runs_bench_merges_and_builds_with_the_profile(self):
+        lines = self.make("PGO=1", "CPU=x86-64-v3", "EXE=/tmp/x", "PGODIR=TMP/pgo",
+                          "LLVM_PROFDATA=echo profdata")
+        self.assertEqual(lines, [
+            "args: build --release --bin ferrum",
+            "EVALFILE=<unset>",
+            "RUSTFLAGS=-C target-cpu=x86-64-v3 -C profile-generate=TMP/pgo/profiles",
+            "profdata merge -o TMP/pgo/merged.profdata TMP/pgo/profiles",
+            "args: rustc --release --bin ferrum -- --emit link=/tmp/x",
+            "EVALFILE=<unset>",
+            "RUSTFLAGS=-C target-cpu=x86-64-v3 -C profile-use=TMP/pgo/merged.profdata",
+        ])
+        # The instrumented build ran the bench between the two.
+        self.assertIn("ran: TMP/pgo/instrumented/release/ferrum bench", self.stderr)
 
 
 if __name__ == "__main__":
