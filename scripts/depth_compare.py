@@ -49,10 +49,7 @@ def field(tokens, name):
 
 
 def search(engine, fen, go):
-    engine.send("ucinewgame")
-    engine.send("isready")
-    engine.until("readyok")
-    engine.send(f"position fen {fen}")
+    engine.fresh_position(fen)
     engine.send(go)
     lines = engine.until("bestmove")
     last = {}

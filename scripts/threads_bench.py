@@ -28,10 +28,7 @@ FENS = [
 class Bench(Engine):
     def search(self, threads, fen, depth):
         self.send(f"setoption name Threads value {threads}")
-        self.send("ucinewgame")
-        self.send("isready")
-        self.until("readyok")
-        self.send(f"position fen {fen}")
+        self.fresh_position(fen)
         start = time.perf_counter()
         self.send(f"go depth {depth}")
         lines = self.until("bestmove")

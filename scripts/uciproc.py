@@ -24,6 +24,14 @@ class Engine:
             if line.startswith(prefix):
                 return lines
 
+    def fresh_position(self, fen):
+        """A new game (`ucinewgame`, answered by `readyok`) set to `fen`: the next `go`
+        searches with an empty table."""
+        self.send("ucinewgame")
+        self.send("isready")
+        self.until("readyok")
+        self.send(f"position fen {fen}")
+
     def quit(self):
         self.send("quit")
         self.p.wait(timeout=10)
