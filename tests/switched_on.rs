@@ -33,10 +33,12 @@ fn search(game: &Game, depth: u32) -> driver::SearchResult {
     driver::search(game, &limits, &tt, &clock, &mut |_| {})
 }
 
-/// The best move of a search of `fen` to `depth` with the embedded net (as the engine plays),
-/// in UCI notation.
+/// The best move of a search of `fen` to `depth` with the net n5b (`nets/n5b.bin`, the
+/// embedded net when the positions below were chosen; another net finds other moves at other
+/// depths), in UCI notation.
 fn best_with_net(fen: &str, depth: u32) -> Option<String> {
-    let net = ferrum::eval::net_file::embedded().unwrap().net;
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/n5b.bin");
+    let net = ferrum::eval::net_file::load(file).unwrap().net;
     let game = game(fen);
     let tt = TranspositionTable::new(16).unwrap();
     let clock = Clock::unlimited(StopToken::detached());
@@ -147,7 +149,7 @@ fn each_part_that_passed_its_sprt_acts_when_on_and_not_when_off() {
     assert_eq!(bench_searches().0, nodes, "the parameters did not go back");
 }
 
-/// WAC.049: Qxh7+ wins. With singular extensions (the engine's net evaluating) the search
+/// WAC.049: Qxh7+ wins. With singular extensions (n5b evaluating) the search
 /// finds it at depth 8; without them, not before depth 10.
 #[test]
 fn singular_extensions_find_a_forced_win_two_plies_sooner() {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::{
     Session, after, last_info_depth, last_score, legal_bestmove, position, reported_nodes,
 };
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 #[test]
 fn handshake_names_the_engine_and_lists_options() {
@@ -321,7 +321,22 @@ fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
         .unwrap();
     assert!(first_mate < 7, "{lines:?}");
     assert_eq!(deepest(&lines), first_mate, "{lines:?}");
-    assert_eq!(best, "bestmove c6b6 ponder a8b8");
+    // Kb6 and Kc7 both mate in two: whichever is played, every reply has a mate.
+    let fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
+    let mut next = position(fen);
+    next.play_unchecked(legal_bestmove(&position(fen), &best));
+    let replies = next.legal_moves();
+    assert!(!replies.is_empty(), "{best}");
+    for reply in replies {
+        let mut then = next.clone();
+        then.play_unchecked(reply);
+        let mates = then.legal_moves().into_iter().any(|m| {
+            let mut end = then.clone();
+            end.play_unchecked(m);
+            end.is_checkmate()
+        });
+        assert!(mates, "{best}: no mate after {reply}");
+    }
     // Without a mate, a mate in n is looked for to 2n + 1 plies (it needs 2n - 1) and no
     // further.
     for n in [1, 2, 3] {

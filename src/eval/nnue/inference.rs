@@ -2,7 +2,7 @@
 //! bucket's weights, in integers that give the same score on every machine, with AVX2 code
 //! where the CPU has it; and the first layer's row addition the accumulators use.
 
-use super::{Activation, Network, QA, QB, SCALE, bucket};
+use super::{Activation, NARROW_W2, Network, QA, QB, SCALE, bucket};
 
 impl Network {
     /// The first-layer weights of input `index`, one per hidden neuron.
@@ -28,16 +28,21 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn output_avx2(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
-        if self.activation != Activation::SCReLU || !self.narrow_w2 {
+        if self.activation != Activation::SCReLU {
             return self.output_portable(ours, theirs, pieces);
         }
         // The nets Ferrum trains take this path: the compiler's own vector code for
         // `screlu_dot_narrow` widens to 32 bits before multiplying, written out it does not.
+        // A net with a few wider output weights takes it too, with those terms added apart.
         let b = bucket(pieces, self.buckets);
         let w2 = &self.w2[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
         let (w_ours, w_theirs) = w2.split_at(self.hidden);
-        let sum = (screlu_dot_narrow_avx2(ours, w_ours) + screlu_dot_narrow_avx2(theirs, w_theirs))
-            / i64::from(QA);
+        let dot = if self.narrow_w2 {
+            screlu_dot_narrow_avx2::<false>
+        } else {
+            screlu_dot_narrow_avx2::<true>
+        };
+        let sum = (dot(ours, w_ours) + dot(theirs, w_theirs)) / i64::from(QA);
         let out = sum + i64::from(self.b2[b]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
@@ -138,17 +143,22 @@ fn screlu_dot_narrow(sums: &[i16], weights: &[i16]) -> i64 {
 /// by themselves again in the multiply-and-add of pairs into eight i32 lanes. A lane takes
 /// `DOT_CHUNK` / 8 terms before it is summed into the i64 total, as `chunked_dot`'s i32
 /// chunks do; a length that is not a multiple of 16 ends in plain code.
+///
+/// With `WIDE`, any i16 weights (the same integer as `screlu_dot`): the weights are clamped
+/// to ±`NARROW_W2` for the vector sum, and the part clamped off, in the rare sixteen that
+/// have any, is added in plain i64 arithmetic.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn screlu_dot_narrow_avx2(sums: &[i16], weights: &[i16]) -> i64 {
+fn screlu_dot_narrow_avx2<const WIDE: bool>(sums: &[i16], weights: &[i16]) -> i64 {
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16,
         _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256,
-        _mm256_storeu_si256,
+        _mm256_storeu_si256, _mm256_sub_epi16, _mm256_testz_si256,
     };
     let weights = &weights[..sums.len()];
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(QA as i16);
+    let (w_top, w_bottom) = (_mm256_set1_epi16(NARROW_W2), _mm256_set1_epi16(-NARROW_W2));
     let mut total = 0i64;
     let whole = sums.len() / 16 * 16;
     for (a, w) in sums[..whole]
@@ -156,14 +166,30 @@ fn screlu_dot_narrow_avx2(sums: &[i16], weights: &[i16]) -> i64 {
         .zip(weights[..whole].chunks(DOT_CHUNK))
     {
         let mut lanes = zero;
-        for (a, w) in a.chunks_exact(16).zip(w.chunks_exact(16)) {
+        for (a16, w16) in a.chunks_exact(16).zip(w.chunks_exact(16)) {
             // SAFETY: each chunk holds 16 i16, the 32 bytes an unaligned load reads.
-            let (a, w) = unsafe {
+            let (a, mut w) = unsafe {
                 (
-                    _mm256_loadu_si256(a.as_ptr().cast::<__m256i>()),
-                    _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+                    _mm256_loadu_si256(a16.as_ptr().cast::<__m256i>()),
+                    _mm256_loadu_si256(w16.as_ptr().cast::<__m256i>()),
                 )
             };
+            if WIDE {
+                let narrow = _mm256_min_epi16(_mm256_max_epi16(w, w_bottom), w_top);
+                let off = _mm256_sub_epi16(w, narrow);
+                if _mm256_testz_si256(off, off) == 0 {
+                    total += a16
+                        .iter()
+                        .zip(w16)
+                        .map(|(&a, &w)| {
+                            let c = i64::from(a).clamp(0, i64::from(QA));
+                            let w = i64::from(w);
+                            c * c * (w - w.clamp(-i64::from(NARROW_W2), i64::from(NARROW_W2)))
+                        })
+                        .sum::<i64>();
+                }
+                w = narrow;
+            }
             let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             lanes = _mm256_add_epi32(lanes, _mm256_madd_epi16(_mm256_mullo_epi16(c, w), c));
         }
@@ -172,12 +198,18 @@ fn screlu_dot_narrow_avx2(sums: &[i16], weights: &[i16]) -> i64 {
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), lanes) };
         total += out.iter().map(|&x| i64::from(x)).sum::<i64>();
     }
-    total + screlu_dot_narrow(&sums[whole..], &weights[whole..])
+    let (sums, weights) = (&sums[whole..], &weights[whole..]);
+    total
+        + if WIDE {
+            screlu_dot(sums, weights)
+        } else {
+            screlu_dot_narrow(sums, weights)
+        }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{KingLayout, NARROW_W2, narrow_w2};
+    use super::super::{KingLayout, narrow_w2};
     use super::*;
 
     /// The output as plain i64 arithmetic, to check the chunked i32 sums against.
@@ -234,6 +266,48 @@ mod tests {
         }
         seen.dedup();
         assert_eq!(seen.len(), buckets);
+    }
+
+    /// Output weights mostly narrow with a few beyond ±`NARROW_W2` (n6c has one of 512 at
+    /// 204), wide ones in both halves and in the plain-code tail: the i64 sum all the same.
+    #[test]
+    fn a_few_wide_output_weights_score_as_the_i64_sum() {
+        for hidden in [16, 40, 256, 300] {
+            for wide in [129, 204, -700, i16::MAX, i16::MIN] {
+                let mut w2: Vec<i16> = (0..2 * hidden as i32)
+                    .map(|i| (i * 53 % 257 - 128) as i16)
+                    .collect();
+                for i in [0, hidden / 2, hidden + 3, 2 * hidden - 1] {
+                    w2[i] = wide;
+                }
+                let net = Network {
+                    hidden,
+                    activation: Activation::SCReLU,
+                    kings: KingLayout::NONE,
+                    settings_hash: 0,
+                    w1: Vec::new(),
+                    b1: Vec::new(),
+                    buckets: 1,
+                    narrow_w2: narrow_w2(&w2),
+                    w2,
+                    b2: vec![11],
+                };
+                assert!(!net.narrow_w2);
+                let full = vec![QA as i16 + 1000; hidden];
+                let mixed: Vec<i16> = (0..hidden as i32)
+                    .map(|i| (i * 37 % 400 - 60) as i16)
+                    .collect();
+                for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
+                    let out = net.output(ours, theirs, 32);
+                    assert_eq!(out, output_in_i64(&net, ours, theirs, 0), "{hidden} {wide}");
+                    assert_eq!(
+                        out,
+                        net.output_portable(ours, theirs, 32),
+                        "{hidden} {wide}"
+                    );
+                }
+            }
+        }
     }
 
     /// The largest weights an i16 holds, on every neuron at full activation, and a hidden
