@@ -310,7 +310,8 @@ fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
     let mut s = Session::start();
     // The ladder mates in two: `go mate 3` (which may go to depth 7) stops at the iteration
     // that first reports the mate (depth 4 or 5, as the evaluation orders the moves).
-    s.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    let fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
+    s.send(&format!("position fen {fen}"));
     s.send("go mate 3");
     let (lines, best) = s.bestmove();
     assert_eq!(last_score(&lines), ("mate".to_string(), 2), "{lines:?}");
@@ -322,7 +323,6 @@ fn go_mate_stops_at_a_mate_in_n_and_searches_no_deeper_than_it_needs() {
     assert!(first_mate < 7, "{lines:?}");
     assert_eq!(deepest(&lines), first_mate, "{lines:?}");
     // Kb6 and Kc7 both mate in two: whichever is played, every reply has a mate.
-    let fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
     let mut next = position(fen);
     next.play_unchecked(legal_bestmove(&position(fen), &best));
     let replies = next.legal_moves();

@@ -33,7 +33,7 @@ impl Network {
         }
         // The nets Ferrum trains take this path: the compiler's own vector code for
         // `screlu_dot_narrow` widens to 32 bits before multiplying, written out it does not.
-        // A net with a few wider output weights takes it too, with those terms added apart.
+        // A net with a few wider output weights takes it too, those sixteens in plain code.
         let b = bucket(pieces, self.buckets);
         let w2 = &self.w2[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
         let (w_ours, w_theirs) = w2.split_at(self.hidden);
@@ -144,9 +144,8 @@ fn screlu_dot_narrow(sums: &[i16], weights: &[i16]) -> i64 {
 /// `DOT_CHUNK` / 8 terms before it is summed into the i64 total, as `chunked_dot`'s i32
 /// chunks do; a length that is not a multiple of 16 ends in plain code.
 ///
-/// With `WIDE`, any i16 weights (the same integer as `screlu_dot`): the weights are clamped
-/// to ±`NARROW_W2` for the vector sum, and the part clamped off, in the rare sixteen that
-/// have any, is added in plain i64 arithmetic.
+/// With `WIDE`, any i16 weights (the same integer as `screlu_dot`): the rare sixteen with a
+/// weight beyond ±`NARROW_W2` are summed by `screlu_dot` in plain i64 arithmetic instead.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn screlu_dot_narrow_avx2<const WIDE: bool>(sums: &[i16], weights: &[i16]) -> i64 {
@@ -168,7 +167,7 @@ fn screlu_dot_narrow_avx2<const WIDE: bool>(sums: &[i16], weights: &[i16]) -> i6
         let mut lanes = zero;
         for (a16, w16) in a.chunks_exact(16).zip(w.chunks_exact(16)) {
             // SAFETY: each chunk holds 16 i16, the 32 bytes an unaligned load reads.
-            let (a, mut w) = unsafe {
+            let (a, w) = unsafe {
                 (
                     _mm256_loadu_si256(a16.as_ptr().cast::<__m256i>()),
                     _mm256_loadu_si256(w16.as_ptr().cast::<__m256i>()),
@@ -178,17 +177,9 @@ fn screlu_dot_narrow_avx2<const WIDE: bool>(sums: &[i16], weights: &[i16]) -> i6
                 let narrow = _mm256_min_epi16(_mm256_max_epi16(w, w_bottom), w_top);
                 let off = _mm256_sub_epi16(w, narrow);
                 if _mm256_testz_si256(off, off) == 0 {
-                    total += a16
-                        .iter()
-                        .zip(w16)
-                        .map(|(&a, &w)| {
-                            let c = i64::from(a).clamp(0, i64::from(QA));
-                            let w = i64::from(w);
-                            c * c * (w - w.clamp(-i64::from(NARROW_W2), i64::from(NARROW_W2)))
-                        })
-                        .sum::<i64>();
+                    total += screlu_dot(a16, w16);
+                    continue;
                 }
-                w = narrow;
             }
             let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             lanes = _mm256_add_epi32(lanes, _mm256_madd_epi16(_mm256_mullo_epi16(c, w), c));
