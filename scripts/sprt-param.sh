@@ -21,7 +21,10 @@
 # and the checkout's diff; cargo then rebuilds only what changed, usually nothing) instead of
 # making it afresh. SAME_BENCH=1
 # lets a change that leaves fixed-depth searches alone (time management) through the bench
-# check; such a change is tested at TC=10+0.1.
+# check; such a change is tested at TC=10+0.1. ADJ=1 adjudicates as OpenBench-style tests do
+# (resigned when both engines score the game beyond 1000 cp for 5 moves each; drawn when both
+# stay within 8 cp for 10 moves after move 40): shorter games, so more of them an hour. A
+# journal started without it resumes only without it.
 set -euo pipefail
 
 die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }
@@ -145,8 +148,14 @@ sha256sum "$base" "$dev"
 # BUILD_ONLY=1: stop here (to check that a rebuild gives the bytes a journal names).
 [[ -z "${BUILD_ONLY:-}" ]] || exit 0
 
+adjudication=()
+if [[ -n "${ADJ:-}" ]]; then
+    adjudication=(--resign-score 1000 --resign-moves 5 --resign-twosided
+        --draw-score 8 --draw-moves 10 --draw-after-move 40)
+fi
+
 cd "$repo"
-exec python3 scripts/match.py \
+exec python3 scripts/match.py "${adjudication[@]}" \
     --engine "cmd=$dev" name=dev option.Hash=16 \
     --engine "cmd=$base" name=base option.Hash=16 \
     --tc "$TC" --book "$book" --games 20000 --concurrency "${CONCURRENCY:-1}" \
