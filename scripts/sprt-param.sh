@@ -21,10 +21,11 @@
 # and the checkout's diff; cargo then rebuilds only what changed, usually nothing) instead of
 # making it afresh. SAME_BENCH=1
 # lets a change that leaves fixed-depth searches alone (time management) through the bench
-# check; such a change is tested at TC=10+0.1. ADJ=1 adjudicates as OpenBench-style tests do
-# (resigned when both engines score the game beyond 1000 cp for 5 moves each; drawn when both
-# stay within 8 cp for 10 moves after move 40): shorter games, so more of them an hour. A
-# journal started without it resumes only without it.
+# check; such a change is tested at TC=10+0.1. ADJ (any non-empty value) adjudicates with the
+# net screens' settings (docs/nets.md): resigned when both engines score the game beyond
+# 1000 cp for 5 moves each, drawn when both stay within 8 cp for 10 moves once each engine has
+# played 40 moves out of the book: shorter games, so more of them an hour. A journal started
+# without it resumes only without it, and one started with it only with it.
 set -euo pipefail
 
 die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }

@@ -416,6 +416,38 @@ mod tests {
     }
 
     #[test]
+    fn a_reused_table_replays_a_game_without_random_plies_as_a_new_table_does() {
+        // No random plies, so no opening search clears the table: the game itself must. The
+        // same game played twice on one table meets its own entries the second time unless
+        // they were cleared.
+        let config = Config {
+            nodes: 1000,
+            openings: vec![
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string(),
+            ],
+            ..test_config()
+        };
+        let fresh_tt = TranspositionTable::new(DATAGEN_HASH_MB).unwrap();
+        let (fresh, fresh_result) =
+            play_numbered(&config, 0, &mut ThreadData::default(), &fresh_tt).unwrap();
+        assert!(!fresh.is_empty());
+        let shared_tt = TranspositionTable::new(DATAGEN_HASH_MB).unwrap();
+        let mut shared = ThreadData::default();
+        for round in 0..2 {
+            let (kept, result) = play_numbered(&config, 0, &mut shared, &shared_tt).unwrap();
+            assert_eq!(result, fresh_result, "round {round}");
+            assert!(
+                kept.len() == fresh.len()
+                    && kept
+                        .iter()
+                        .zip(&fresh)
+                        .all(|(a, b)| a.pos == b.pos && a.score == b.score),
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
     fn a_game_that_ends_in_mate_on_the_board_is_won_by_the_side_that_mates() {
         // Mates in one and two for either side: the game ends on the board within three
         // plies, before adjudication (six plies beyond 1000 cp) could call it, so the label
