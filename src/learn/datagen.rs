@@ -81,7 +81,8 @@ fn opening_score(game: &Game, tt: &TranspositionTable, limits: &Limits, config: 
 }
 
 /// Plays the random plies from `start`, drawing them again while a short search finds one
-/// side clearly ahead (the last try is kept).
+/// side clearly ahead (the last try is kept). Leaves `tt` empty, whatever it held before, so
+/// the game depends on its seed and number alone.
 fn random_opening(
     start: &Game,
     config: &Config,
@@ -90,10 +91,12 @@ fn random_opening(
     limits: &Limits,
 ) -> Game {
     let mut game = start.clone();
-    if config.random_plies == 0 {
-        return game;
-    }
-    for _ in 0..OPENING_TRIES {
+    let tries = if config.random_plies == 0 {
+        0
+    } else {
+        OPENING_TRIES
+    };
+    for _ in 0..tries {
         game = start.clone();
         for _ in 0..config.random_plies {
             let moves = game.pos.legal_moves();
@@ -114,8 +117,8 @@ fn random_opening(
     game
 }
 
-/// Plays one game with `tt` (emptied first); returns its quiet positions and the result for
-/// White (1, 0.5 or 0).
+/// Plays one game with `tt` (emptied by `random_opening`); returns its quiet positions and the
+/// result for White (1, 0.5 or 0).
 fn play_game(
     start: Game,
     config: &Config,
@@ -123,8 +126,6 @@ fn play_game(
     td: &mut ThreadData,
     tt: &TranspositionTable,
 ) -> Played {
-    // The game depends on its seed and number alone, not on the games played before it.
-    tt.clear();
     let limits = Limits {
         nodes: Some(config.nodes),
         soft_nodes: config.soft_nodes,
