@@ -137,7 +137,7 @@ class Makefile(unittest.TestCase):
             "RUSTFLAGS=-C target-cpu=x86-64-v3",
         ])
 
-    def test_pgo_builds_instrumented_runs_bench_merges_and_builds_with_the_profile(self):
+    def test_pgo_builds_instrumented_runs_bench_datagen_train_merges_and_builds(self):
         lines = self.make("PGO=1", "CPU=x86-64-v3", "EXE=/tmp/x", "PGODIR=TMP/pgo",
                           "LLVM_PROFDATA=echo profdata")
         self.assertEqual(lines, [
@@ -149,8 +149,13 @@ class Makefile(unittest.TestCase):
             "EVALFILE=<unset>",
             "RUSTFLAGS=-C target-cpu=x86-64-v3 -C profile-use=TMP/pgo/merged.profdata",
         ])
-        # The instrumented build ran the bench between the two.
-        self.assertIn("ran: TMP/pgo/instrumented/release/ferrum bench", self.stderr)
+        # The instrumented build ran the bench, self-play and a training on its games between
+        # the two (code the profile never ran is built as cold: the trainer ran 6-8x slower).
+        ran = [line for line in self.stderr.splitlines() if line.startswith("ran: ")]
+        self.assertEqual([line.split()[2] for line in ran], ["bench", "datagen", "train"])
+        self.assertIn("ran: TMP/pgo/instrumented/release/ferrum bench", ran)
+        self.assertIn("--out TMP/pgo/train-data.bin", ran[1])
+        self.assertIn("--data TMP/pgo/train-data.bin", ran[2])
 
 
 if __name__ == "__main__":
