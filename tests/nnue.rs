@@ -317,5 +317,26 @@ fn datagen_with_a_bad_net_or_book_leaves_no_file() {
         assert!(err.contains(bad[1]), "{err}");
         assert!(!std::path::Path::new(out).exists(), "{bad:?} made {out}");
     }
+    // A book whose third line is no position is refused whole, naming the line, though a
+    // game might never have drawn it; an EPD line's operations are dropped, not refused.
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1\n\
+         4k3/8/8/8/8/8/8/R3K3 w Q - bm Ra8+; id \"epd\";\n\
+         not a position\n",
+    )
+    .unwrap();
+    let book = book.to_str().unwrap();
+    let (code, _, err) = ferrum(&["datagen", "--out", out, "--games", "1", "--book", book]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("not a position"),
+        "{err}"
+    );
+    assert!(
+        !std::path::Path::new(out).exists(),
+        "the bad book made {out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

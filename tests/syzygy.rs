@@ -361,6 +361,13 @@ fn the_root_shows_the_tables_result_until_the_search_finds_a_mate() {
     let krk = "8/8/8/4k3/8/8/8/R3K3";
     let scores = root_scores(&mut s, &format!("{krk} w - - 0 1"), 12);
     assert!(scores.iter().all(won), "won root: {scores:?}");
+    // A clock past the fifty-move rule, here the largest a FEN holds, leaves no win to
+    // convert in time: the root is a draw (adding the plies to it overflowed once).
+    let scores = root_scores(&mut s, &format!("{krk} w - - 4294967295 1"), 6);
+    assert!(
+        scores.iter().all(|(kind, v)| kind == "cp" && *v == 0),
+        "clock past the rule: {scores:?}"
+    );
     // Under the strength limit the line played is chosen by the search's own scores, and
     // the info line printed with the move shows the tables' result too.
     s.send("setoption name UCI_LimitStrength value true");

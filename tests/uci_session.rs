@@ -395,6 +395,27 @@ fn stop_without_search_and_long_inputs_do_no_harm() {
     assert!(lines.iter().any(|l| l.contains(" score ")));
 }
 
+/// `bench 60` would search for hours: `isready` is answered during it, `stop` ends it with a
+/// line that says so (no node signature), and `quit` during another ends the engine.
+#[test]
+fn a_long_bench_answers_isready_and_ends_at_stop_or_quit() {
+    let mut s = Session::start();
+    s.send("bench 60");
+    s.is_ready();
+    s.send("stop");
+    let lines = s.read_until(|l| l.starts_with("bench stopped after "));
+    let last = lines.last().map(String::as_str).unwrap_or("");
+    assert!(
+        last.ends_with(" nodes)") && last.contains(" of 40 positions ("),
+        "{last}"
+    );
+    assert!(!lines.iter().any(|l| l.ends_with(" nps")), "{lines:?}");
+    s.is_ready();
+    s.send("bench 60");
+    s.is_ready();
+    assert!(s.quit().success());
+}
+
 #[test]
 fn end_of_input_is_quit() {
     let mut s = Session::start();

@@ -13,7 +13,16 @@ use crate::eval::nnue::Network;
 use crate::measure::epd;
 use crate::measure::perft::{self, PerftConfig};
 use crate::search::time::Limits;
+use crate::uci::options::HASH_MAX_MB;
 use crate::uci::output::Out;
+
+/// A table's size in megabytes, from `MIN` to the `Hash` option's most.
+fn megabytes<const MIN: usize>(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(mb) if (MIN..=HASH_MAX_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!("expected {MIN} to {HASH_MAX_MB} megabytes")),
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -66,17 +75,19 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     if let Some(n) = &net {
         out.line(&format!("nnue: {}", n.describe()));
     }
-    crate::measure::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out);
+    let stop = crate::search::time::StopToken::detached();
+    crate::measure::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out, &stop);
     Ok(())
 }
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Plies to count from the position (required unless --suite)
+    /// Plies to count from the position, 1 to 64 (required unless --suite)
     #[arg(
         value_name = "DEPTH",
         required_unless_present = "suite",
-        conflicts_with = "suite"
+        conflicts_with = "suite",
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(perft::MAX_DEPTH))
     )]
     pub depth: Option<u32>,
     /// The position to count from (default: the start position)
@@ -88,8 +99,8 @@ pub struct PerftArgs {
     /// Threads counting subtrees (default: every core; 0 counts as 1)
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Megabytes of the table caching subtree counts (0: no table; default 64)
-    #[arg(long, value_name = "MB")]
+    /// Megabytes of the table caching subtree counts (0: no table; default 64; at most 65536)
+    #[arg(long, value_name = "MB", value_parser = megabytes::<0>)]
     pub hash: Option<usize>,
     /// Check every position of a suite file (lines "FEN ;D1 n ;D2 n ..."): a line per
     /// failure, then "N passed, M failed"; exits non-zero if any failed
@@ -157,8 +168,8 @@ pub struct EpdArgs {
     /// Nodes per position
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Megabytes of transposition table, fresh for every position
-    #[arg(long, value_name = "MB", default_value_t = 16)]
+    /// Megabytes of transposition table, fresh for every position (1 to 65536)
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = megabytes::<1>)]
     pub hash: usize,
     /// Search threads (0 counts as 1)
     #[arg(long, value_name = "N", default_value_t = 1)]

@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 
 use super::chess::{NetArgs, read_file};
 use super::progress;
+use crate::basics::position::Game;
 use crate::learn::datagen;
 use crate::learn::tune;
 
@@ -84,12 +85,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     // leaves it as it was.
     let (net, openings) = if args.convert.is_none() {
         let openings = match &args.book {
-            Some(book) => read_file(book)?
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(String::from)
-                .collect(),
+            Some(book) => book_positions(book, &read_file(book)?)?,
             None => Vec::new(),
         };
         (args.net.load_announced("datagen")?, openings)
@@ -244,4 +240,22 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         None => print!("{source}"),
     }
     Ok(())
+}
+
+/// A book's positions, one a line (blank lines skipped): a FEN, or an EPD line's first four
+/// fields with its operations dropped. Every line is checked here, so that a bad one stops
+/// the run before it starts, naming the line, instead of at the game that draws it.
+fn book_positions(path: &str, text: &str) -> Result<Vec<String>, String> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let counters = fields.len() >= 6 && fields[4..6].iter().all(|f| f.parse::<u32>().is_ok());
+        let fen = fields[..if counters { 6 } else { fields.len().min(4) }].join(" ");
+        Game::from_fen(&fen, false).map_err(|e| format!("datagen: {path}, line {}: {e}", i + 1))?;
+        positions.push(fen);
+    }
+    Ok(positions)
 }

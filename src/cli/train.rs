@@ -46,7 +46,7 @@ pub struct TrainArgs {
     /// The fraction of positions held out to measure the validation loss ([0, 1))
     #[arg(long, value_name = "F", default_value_t = 0.05)]
     pub hold_out: f64,
-    /// Threads computing the gradient
+    /// Threads computing the gradient (1 to 256)
     #[arg(long, value_name = "T", default_value_t = 2)]
     pub threads: usize,
     /// The seed of the starting weights and the shuffles: the same seed, the same net
@@ -95,9 +95,10 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         || !s.lr.is_finite()
         || s.lr <= 0.0
         || !(0.0..1.0).contains(&s.weight_decay)
+        || !(1..=256).contains(&s.threads)
     {
         return Err(
-            "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0, weight decay in [0, 1))"
+            "train: bad settings (hidden 1..4096, output buckets 1..8, batch > 0, wdl and hold-out in [0, 1), lr > 0, weight decay in [0, 1), threads 1..256)"
                 .to_string(),
         );
     }

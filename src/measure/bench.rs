@@ -18,9 +18,14 @@ const BENCH_HASH_MB: usize = 16;
 /// The bench positions (`basics::positions`).
 pub use crate::basics::positions::POSITIONS;
 
-/// Searches every bench position to `depth`, evaluating with `net` when given; returns
-/// (nodes, elapsed ms).
-pub fn bench(depth: u32, net: Option<&Arc<Network>>, out: Option<&Out>) -> (u64, u64) {
+/// Searches every bench position to `depth`, evaluating with `net` when given, until `stop`
+/// says stop; returns (nodes, elapsed ms, and when stopped, the positions searched before).
+pub fn bench(
+    depth: u32,
+    net: Option<&Arc<Network>>,
+    out: Option<&Out>,
+    stop: &StopToken,
+) -> (u64, u64, Option<usize>) {
     let mut total = 0;
     let start = Instant::now();
     let limits = Limits {
@@ -35,11 +40,14 @@ pub fn bench(depth: u32, net: Option<&Arc<Network>>, out: Option<&Out>) -> (u64,
         // A fresh table per position keeps each count independent of the ones before.
         let Ok(tt) = TranspositionTable::new(BENCH_HASH_MB) else {
             log::error!("bench: cannot allocate the hash table");
-            return (total, 0);
+            return (total, 0, None);
         };
-        let clock = Clock::unlimited(StopToken::detached());
+        let clock = Clock::unlimited(stop.clone());
         let result = driver::search_with_net(&game, &limits, &tt, &clock, net, &mut |_| {});
         total += result.last.nodes;
+        if stop.stop_requested() {
+            return (total, start.elapsed().as_millis() as u64, Some(i));
+        }
         if let Some(o) = out {
             o.line(&format!(
                 "position {:2}: {:>10} nodes  bestmove {}",
@@ -49,11 +57,19 @@ pub fn bench(depth: u32, net: Option<&Arc<Network>>, out: Option<&Out>) -> (u64,
             ));
         }
     }
-    (total, start.elapsed().as_millis() as u64)
+    (total, start.elapsed().as_millis() as u64, None)
 }
 
-/// `bench [depth]`: per-position lines, then `<nodes> nodes <nps> nps` as the last line.
-pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out) {
-    let (nodes, ms) = bench(depth.unwrap_or(DEFAULT_DEPTH), net, Some(out));
-    out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
+/// `bench [depth]`: per-position lines, then `<nodes> nodes <nps> nps` as the last line; or,
+/// stopped by `stop` (UCI's `stop` or `quit`), a last line that says so, with no signature.
+pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &StopToken) {
+    let (nodes, ms, stopped) = bench(depth.unwrap_or(DEFAULT_DEPTH), net, Some(out), stop);
+    if let Some(searched) = stopped {
+        out.line(&format!(
+            "bench stopped after {searched} of {} positions ({nodes} nodes)",
+            POSITIONS.len()
+        ));
+    } else {
+        out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
+    }
 }

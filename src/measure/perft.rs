@@ -50,7 +50,7 @@ impl PerftTable {
         if mb == 0 {
             return None;
         }
-        let slots = slot_table((mb << 20) / 16)?;
+        let slots = slot_table(mb.checked_mul(1 << 20)? / 16)?;
         Some(PerftTable { slots })
     }
 
@@ -66,6 +66,10 @@ impl PerftTable {
         self.slot(key).store(key, n);
     }
 }
+
+/// The deepest perft counted (the recursion takes a frame a ply; UCI's `perft` has the same
+/// bound). No position has a perft worth counting anywhere near it.
+pub const MAX_DEPTH: u32 = 64;
 
 /// Number of legal move sequences of length `depth`; the last ply is counted, not played.
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
@@ -217,6 +221,11 @@ pub fn parse_suite_line(line: &str) -> Result<SuiteEntry, String> {
             .strip_prefix('D')
             .and_then(|d| d.parse().ok())
             .ok_or_else(|| format!("bad depth '{d}'"))?;
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "depth {depth} beyond the deepest perft, {MAX_DEPTH}"
+            ));
+        }
         let nodes = n.parse().map_err(|_| format!("bad node count '{n}'"))?;
         expected.push((depth, nodes));
     }
@@ -335,5 +344,8 @@ mod tests {
                 .unwrap_err()
                 .contains("'Dx'")
         );
+        // A depth beyond the deepest perft would recurse past the stack: refused.
+        assert!(parse_suite_line("8/8 w ;D64 1").is_ok());
+        assert!(parse_suite_line("8/8 w ;D65 1").unwrap_err().contains("65"));
     }
 }

@@ -141,7 +141,8 @@ impl Engine {
                 self.wait_for_search();
                 let out = self.out.clone();
                 let net = self.search_net();
-                self.run_on_pool(move |_, _| bench::run(depth, net.as_ref(), &out));
+                let stop = msg.token.commands_only();
+                self.run_on_pool(move |_, _| bench::run(depth, net.as_ref(), &out, &stop));
             }
             Command::Display => {
                 let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);

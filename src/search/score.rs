@@ -15,6 +15,9 @@ pub const DRAW: i32 = 0;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this are tablebase wins or mates.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+// A net's evaluation, with the margins the search adds to it, stays below every tablebase win.
+const _: () = assert!(crate::eval::nnue::OUTPUT_LIMIT + 1_000 < TB_WIN_BOUND as i64);
+
 /// What UCI shows for a tablebase win at the root, in centipawns (less its distance).
 const TB_WIN_CP: i32 = 20_000;
 

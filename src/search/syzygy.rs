@@ -201,7 +201,7 @@ impl Tables {
         // The child's side zeroes (or mates) in |dtz| plies; with the plies already on the
         // clock and this move, the result stands only if that happens by the hundredth.
         let plies = child_dtz.unsigned_abs() + 1;
-        let in_time = pos.halfmoves() + plies <= 100;
+        let in_time = pos.halfmoves().saturating_add(plies) <= 100;
         // A zero DTZ (a draw), or a result too slow for the rule, is a draw.
         let class = match child_dtz {
             d if d < 0 && in_time => RootClass::Win,

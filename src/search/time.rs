@@ -90,6 +90,9 @@ pub struct StopToken {
     closes_at_go: u64,
     ponderhits_at_go: u64,
     read_at: Instant,
+    /// Whether the end of the input stops the work too (not for `bench` and `perft`, whose
+    /// `echo bench | ferrum` must run to the end).
+    stops_at_close: bool,
 }
 
 impl StopToken {
@@ -103,6 +106,15 @@ impl StopToken {
             closes_at_go,
             ponderhits_at_go,
             read_at: Instant::now(),
+            stops_at_close: true,
+        }
+    }
+
+    /// This token, stopped by `stop` and `quit` only, not by the end of the input.
+    pub fn commands_only(self) -> StopToken {
+        StopToken {
+            stops_at_close: false,
+            ..self
         }
     }
 
@@ -128,7 +140,8 @@ impl StopToken {
     /// Has a `stop` or `quit` come, or the input ended, since the command was read?
     pub fn stop_requested(&self) -> bool {
         self.stop_command_received()
-            || self.signals.closes.load(Ordering::Relaxed) != self.closes_at_go
+            || (self.stops_at_close
+                && self.signals.closes.load(Ordering::Relaxed) != self.closes_at_go)
     }
 
     /// Has a `stop` or `quit` come since the command was read (the end of input aside)?

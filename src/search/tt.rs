@@ -195,9 +195,10 @@ const MB: usize = 1 << 20;
 impl TranspositionTable {
     /// A table of `mb` megabytes; `Err` names the size when the memory cannot be had.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
-        let count = (mb.max(1) * MB / std::mem::size_of::<Entry>()).max(1);
-        let entries =
-            slot_table(count).ok_or_else(|| format!("cannot allocate a {mb} MB hash table"))?;
+        let cannot = || format!("cannot allocate a {mb} MB hash table");
+        let bytes = mb.max(1).checked_mul(MB).ok_or_else(cannot)?;
+        let count = (bytes / std::mem::size_of::<Entry>()).max(1);
+        let entries = slot_table(count).ok_or_else(cannot)?;
         Ok(TranspositionTable {
             entries,
             age: AtomicU8::new(0),

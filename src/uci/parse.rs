@@ -352,7 +352,12 @@ fn bounded(limits: &Limits) -> bool {
 }
 
 fn parse_perft(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
-    match number(args.first(), "perft", 1u32, 64) {
+    match number(
+        args.first(),
+        "perft",
+        1u32,
+        crate::measure::perft::MAX_DEPTH,
+    ) {
         Ok(depth) => Some(Command::Perft {
             depth,
             divide: true,

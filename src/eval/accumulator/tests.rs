@@ -413,3 +413,23 @@ fn sums_at_the_trainers_limit_stay_exact() {
     }
     assert!(past_i16 > 0, "no partial sum came near the i16 limit");
 }
+
+/// A net file may hold any output bias: the evaluation stays within `OUTPUT_LIMIT` either
+/// way (below the search's tablebase and mate scores), in AVX2 and portable code alike.
+#[test]
+fn an_extreme_output_bias_gives_at_most_the_output_limit() {
+    use crate::eval::nnue::OUTPUT_LIMIT;
+    let pos = Chess::default();
+    for (bias, expected) in [(i32::MAX, OUTPUT_LIMIT), (i32::MIN, -OUTPUT_LIMIT)] {
+        let mut net = test_net(Activation::SCReLU);
+        net.b2 = vec![bias];
+        assert_eq!(i64::from(net.evaluate(&pos)), expected, "{bias}");
+        let mut acc = Accumulator::with_hidden(net.hidden);
+        acc.refresh(&net, pos.board());
+        let (ours, theirs) = (&acc.sums[0], &acc.sums[1]);
+        assert_eq!(i64::from(net.output_portable(ours, theirs, 32)), expected);
+    }
+    // An ordinary bias is not touched: 500 as the test net has it stays well inside.
+    let net = test_net(Activation::SCReLU);
+    assert!(i64::from(net.evaluate(&pos)).abs() < OUTPUT_LIMIT);
+}

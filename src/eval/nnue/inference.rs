@@ -2,7 +2,7 @@
 //! bucket's weights, in integers that give the same score on every machine, with AVX2 code
 //! where the CPU has it; and the first layer's row addition the accumulators use.
 
-use super::{Activation, NARROW_W2, Network, QA, QB, SCALE, bucket};
+use super::{Activation, NARROW_W2, Network, OUTPUT_LIMIT, QA, QB, SCALE, bucket};
 
 impl Network {
     /// The first-layer weights of input `index`, one per hidden neuron.
@@ -44,7 +44,7 @@ impl Network {
         };
         let sum = (dot(ours, w_ours) + dot(theirs, w_theirs)) / i64::from(QA);
         let out = sum + i64::from(self.b2[b]);
-        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        centipawns(out)
     }
 
     /// `output` for any x86-64 (SSE2) or other machine.
@@ -65,8 +65,15 @@ impl Network {
             }
         };
         let out = sum + i64::from(self.b2[b]);
-        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        centipawns(out)
     }
+}
+
+/// The output layer's sum in centipawns, within `OUTPUT_LIMIT` either way.
+#[inline(always)]
+fn centipawns(out: i64) -> i32 {
+    (out.saturating_mul(i64::from(SCALE)) / i64::from(QA * QB)).clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT)
+        as i32
 }
 
 /// Whether the CPU has AVX2 (asked once; the answer is cached by the standard library).

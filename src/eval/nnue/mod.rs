@@ -29,6 +29,9 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The network's output times this is centipawns.
 pub const SCALE: i32 = 400;
+/// The most a net's output says either way, in centipawns: a net file may hold any output
+/// weights and bias, and the search's scores above this are tablebase wins and mates.
+pub const OUTPUT_LIMIT: i64 = 30_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activation {

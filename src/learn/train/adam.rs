@@ -29,7 +29,7 @@ impl Adam {
         }
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
-        self.steps += 1;
+        self.steps = self.steps.saturating_add(1);
         let c1 = 1.0 - B1.powi(self.steps.min(100_000) as i32);
         let c2 = 1.0 - B2.powi(self.steps.min(100_000) as i32);
         for i in 0..params.len() {
@@ -69,6 +69,18 @@ mod tests {
         assert!((params[0] - 0.9).abs() < 1e-6 && (params[1] - 1.1).abs() < 1e-6);
         assert_eq!(params[2], 1.0);
         assert_eq!(adam.steps, 1);
+    }
+
+    /// A checkpoint's step count is read from the file: at its largest, the next step
+    /// neither overflows nor turns the weights into NaN.
+    #[test]
+    fn a_step_after_the_largest_step_count_keeps_the_weights_finite() {
+        let mut adam = Adam::new(2);
+        adam.steps = u64::MAX;
+        let mut params = [1.0f32, -1.0];
+        adam.step(&mut params, &[0.5, -0.5], 0.1, 0.0);
+        assert!(params.iter().all(|p| p.is_finite()), "{params:?}");
+        assert_eq!(adam.steps, u64::MAX);
     }
 
     #[test]
