@@ -352,12 +352,8 @@ fn bounded(limits: &Limits) -> bool {
 }
 
 fn parse_perft(args: &[&str], warnings: &mut Vec<String>) -> Option<Command> {
-    match number(
-        args.first(),
-        "perft",
-        1u32,
-        crate::measure::perft::MAX_DEPTH,
-    ) {
+    // At most 64, `measure::perft::MAX_DEPTH`, as on the command line.
+    match number(args.first(), "perft", 1u32, 64) {
         Ok(depth) => Some(Command::Perft {
             depth,
             divide: true,
