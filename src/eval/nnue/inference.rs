@@ -16,20 +16,26 @@ impl Network {
     /// CPU has it.
     #[inline]
     pub fn output(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
+        centipawns(self.output_sum(ours, theirs, pieces))
+    }
+
+    /// The output layer's sum before it is scaled to centipawns (and bounded).
+    #[inline]
+    pub(crate) fn output_sum(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i64 {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, as checked just above.
-            return unsafe { self.output_avx2(ours, theirs, pieces) };
+            return unsafe { self.output_sum_avx2(ours, theirs, pieces) };
         }
-        self.output_portable(ours, theirs, pieces)
+        self.output_sum_portable(ours, theirs, pieces)
     }
 
-    /// `output` compiled for AVX2 (the same loops, wider registers).
+    /// `output_sum` compiled for AVX2 (the same loops, wider registers).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_avx2(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
+    fn output_sum_avx2(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i64 {
         if self.activation != Activation::SCReLU {
-            return self.output_portable(ours, theirs, pieces);
+            return self.output_sum_portable(ours, theirs, pieces);
         }
         // The nets Ferrum trains take this path: the compiler's own vector code for
         // `screlu_dot_narrow` widens to 32 bits before multiplying, written out it does not.
@@ -43,13 +49,18 @@ impl Network {
             screlu_dot_narrow_avx2::<true>
         };
         let sum = (dot(ours, w_ours) + dot(theirs, w_theirs)) / i64::from(QA);
-        let out = sum + i64::from(self.b2[b]);
-        centipawns(out)
+        sum + i64::from(self.b2[b])
     }
 
-    /// `output` for any x86-64 (SSE2) or other machine.
-    #[inline(always)]
+    /// `output` for any x86-64 (SSE2) or other machine (the tests compare the two).
+    #[cfg(test)]
     pub(crate) fn output_portable(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i32 {
+        centipawns(self.output_sum_portable(ours, theirs, pieces))
+    }
+
+    /// `output_sum` for any x86-64 (SSE2) or other machine.
+    #[inline(always)]
+    fn output_sum_portable(&self, ours: &[i16], theirs: &[i16], pieces: usize) -> i64 {
         let b = bucket(pieces, self.buckets);
         let w2 = &self.w2[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
         let (w_ours, w_theirs) = w2.split_at(self.hidden);
@@ -64,8 +75,7 @@ impl Network {
                 (screlu_dot(ours, w_ours) + screlu_dot(theirs, w_theirs)) / i64::from(QA)
             }
         };
-        let out = sum + i64::from(self.b2[b]);
-        centipawns(out)
+        sum + i64::from(self.b2[b])
     }
 }
 
@@ -212,6 +222,11 @@ mod tests {
 
     /// The output as plain i64 arithmetic, to check the chunked i32 sums against.
     fn output_in_i64(net: &Network, ours: &[i16], theirs: &[i16], bucket: usize) -> i32 {
+        centipawns(sum_in_i64(net, ours, theirs, bucket))
+    }
+
+    /// The output layer's sum (bias included) in plain i64 arithmetic.
+    fn sum_in_i64(net: &Network, ours: &[i16], theirs: &[i16], bucket: usize) -> i64 {
         let w2 = &net.w2[bucket * 2 * net.hidden..(bucket + 1) * 2 * net.hidden];
         let (w_ours, w_theirs) = w2.split_at(net.hidden);
         let mut sum: i64 = 0;
@@ -227,7 +242,7 @@ mod tests {
         if net.activation == Activation::SCReLU {
             sum /= i64::from(QA);
         }
-        ((sum + i64::from(net.b2[bucket])) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        sum + i64::from(net.b2[bucket])
     }
 
     /// A position is scored by its own bucket's weights and bias, the others untouched.
@@ -296,13 +311,14 @@ mod tests {
                     .map(|i| (i * 37 % 400 - 60) as i16)
                     .collect();
                 for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
-                    let out = net.output(ours, theirs, 32);
-                    assert_eq!(out, output_in_i64(&net, ours, theirs, 0), "{hidden} {wide}");
+                    let sum = net.output_sum(ours, theirs, 32);
+                    assert_eq!(sum, sum_in_i64(&net, ours, theirs, 0), "{hidden} {wide}");
                     assert_eq!(
-                        out,
-                        net.output_portable(ours, theirs, 32),
+                        sum,
+                        net.output_sum_portable(ours, theirs, 32),
                         "{hidden} {wide}"
                     );
+                    assert_eq!(net.output(ours, theirs, 32), centipawns(sum));
                 }
             }
         }
@@ -333,8 +349,8 @@ mod tests {
                         .collect();
                     for (ours, theirs) in [(&full, &full), (&mixed, &full), (&mixed, &mixed)] {
                         assert_eq!(
-                            net.output(ours, theirs, 32),
-                            output_in_i64(&net, ours, theirs, 0),
+                            net.output_sum(ours, theirs, 32),
+                            sum_in_i64(&net, ours, theirs, 0),
                             "{activation:?} hidden {hidden} weight {w}"
                         );
                     }
