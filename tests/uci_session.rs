@@ -403,7 +403,7 @@ fn a_long_bench_answers_isready_and_ends_at_stop_or_quit() {
     s.send("bench 60");
     s.is_ready();
     s.send("stop");
-    let lines = s.read_until(|l| l.starts_with("bench stopped after "));
+    let lines = s.read_until(|l| l.starts_with("info string bench stopped after "));
     let last = lines.last().map(String::as_str).unwrap_or("");
     assert!(
         last.ends_with(" nodes)") && last.contains(" of 40 positions ("),

@@ -61,11 +61,11 @@ pub fn bench(
 }
 
 /// `bench [depth]`: per-position lines, then `<nodes> nodes <nps> nps` as the last line; or,
-/// stopped by `stop` (UCI's `stop` or `quit`), a last line that says so, with no signature.
+/// stopped by `stop` (UCI's `stop` or `quit`), an `info string` that says so, no signature.
 pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &StopToken) {
     let (nodes, ms, stopped) = bench(depth.unwrap_or(DEFAULT_DEPTH), net, Some(out), stop);
     if let Some(searched) = stopped {
-        out.line(&format!(
+        out.info_string(&format!(
             "bench stopped after {searched} of {} positions ({nodes} nodes)",
             POSITIONS.len()
         ));
