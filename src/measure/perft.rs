@@ -83,7 +83,7 @@ fn count(pos: &Chess, depth: u32, table: Option<&PerftTable>, stop: Option<&Stop
     if depth == 0 {
         return 1;
     }
-    if depth >= STOP_CHECK_DEPTH && stop.is_some_and(StopToken::stop_command_received) {
+    if depth >= STOP_CHECK_DEPTH && stop.is_some_and(StopToken::stop_requested) {
         return 0;
     }
     let moves = pos.legal_moves();
@@ -182,7 +182,7 @@ pub fn run_divide(
         table.as_ref(),
         stop,
     );
-    if stop.is_some_and(StopToken::stop_command_received) {
+    if stop.is_some_and(StopToken::stop_requested) {
         out.info_string(&format!("perft {depth} stopped; no count"));
         return (0, start.elapsed().as_millis() as u64);
     }

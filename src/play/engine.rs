@@ -126,7 +126,7 @@ impl Engine {
                 self.wait_for_search();
                 let game = self.game.clone();
                 let out = self.out.clone();
-                let token = msg.token;
+                let token = msg.token.commands_only();
                 self.run_on_pool(move |_, _| {
                     let config = perft::PerftConfig::default();
                     let (nodes, ms) =

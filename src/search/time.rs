@@ -90,7 +90,7 @@ pub struct StopToken {
     closes_at_go: u64,
     ponderhits_at_go: u64,
     read_at: Instant,
-    /// Whether the end of the input stops the work too (not for `bench` and `perft`, whose
+    /// Whether the end of the input stops the work too (not for UCI's `bench` and `perft`:
     /// `echo bench | ferrum` must run to the end).
     stops_at_close: bool,
 }
