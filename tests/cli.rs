@@ -247,6 +247,9 @@ fn missing_required_arguments_and_conflicts_are_refused() {
         &["epd"],
         &["tune"],
         &["train", "--data", "d"],
+        &[
+            "train", "--data", "d", "--out", "o", "--init", "n.bin", "--resume",
+        ],
         &["datagen"],
         &["connect4"],
         &["connect4", "bench"],

@@ -340,3 +340,113 @@ fn datagen_with_a_bad_net_or_book_leaves_no_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The last figure after `what` ("validation loss ", ", loss ") on `err`.
+fn last_figure(err: &str, what: &str) -> f64 {
+    err.rsplit(what)
+        .next()
+        .and_then(|rest| rest.split(|c: char| c == ',' || c.is_whitespace()).next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no '{what}' figure in: {err}"))
+}
+
+/// `train --init NET` starts from that net's weights: its first validation loss is the one
+/// the net ended on (up to the quantisation), its training loss stays where the net's was
+/// while a fresh net's starts far above, and a net of another shape is refused.
+#[test]
+fn training_from_a_net_starts_where_it_ended_and_refuses_another_shape() {
+    use ferrum::learn::datagen::{Config, Format, run};
+    let dir = scratch("init");
+    let data = dir.join("games.bin");
+    let config = Config {
+        games: 24,
+        nodes: 300,
+        soft_nodes: None,
+        openings: vec![
+            KIWIPETE.to_string(),
+            shakmaty::fen::Fen::default().to_string(),
+        ],
+        random_plies: 2,
+        seed: 5,
+        threads: 1,
+        format: Format::Packed,
+        net: None,
+    };
+    let mut bytes = Vec::new();
+    run(&config, &mut bytes, &mut |_, _| {}).unwrap();
+    std::fs::write(&data, bytes).unwrap();
+    let data = data.to_str().unwrap();
+    let train = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "train",
+            "--data",
+            data,
+            "--out",
+            out.to_str().unwrap(),
+            "--wdl",
+            "0",
+            "--hold-out",
+            "0.2",
+            "--batch",
+            "16",
+            "--hidden",
+            "8",
+            "--threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        ferrum(&args)
+    };
+    let (code, _, first) = train("first", &["--epochs", "10", "--lr", "0.01"]);
+    assert_eq!(code, 0, "{first}");
+    let net = dir.join("first").join("net.bin");
+    let net = net.to_str().unwrap();
+    // One epoch at a learning rate too small to move the weights.
+    let still = ["--epochs", "1", "--lr", "0.000001"];
+    let (code, _, second) = train("second", &[&["--init", net][..], &still].concat());
+    assert_eq!(code, 0, "{second}");
+    let start = second
+        .lines()
+        .find(|l| l.contains("starting from"))
+        .unwrap_or_else(|| panic!("{second}"));
+    assert!(start.contains(net), "{start}");
+    let (ended, started) = (
+        last_figure(&first, "validation loss "),
+        last_figure(start, "validation loss "),
+    );
+    assert!(
+        (started - ended).abs() <= 0.05 * ended,
+        "ended at {ended}, started from {started}"
+    );
+    let (code, _, fresh) = train("fresh", &still);
+    assert_eq!(code, 0, "{fresh}");
+    let (trained, from_net, from_random) = (
+        last_figure(&first, ", loss "),
+        last_figure(&second, ", loss "),
+        last_figure(&fresh, ", loss "),
+    );
+    assert!(
+        from_net < 2.0 * trained && from_random > 4.0 * from_net,
+        "trained {trained}, from the net {from_net}, from random weights {from_random}"
+    );
+    let wide = dir.join("wide");
+    let (code, _, err) = ferrum(&[
+        "train",
+        "--data",
+        data,
+        "--out",
+        wide.to_str().unwrap(),
+        "--init",
+        net,
+        "--hidden",
+        "16",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("8x2") && err.contains("16x2"), "{err}");
+    assert!(
+        !dir.join("wide").exists(),
+        "a refused run wrote its directory"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

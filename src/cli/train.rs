@@ -65,8 +65,13 @@ pub struct TrainArgs {
     #[arg(long)]
     pub clip: bool,
     /// Continue from DIR/checkpoint.bin (same hidden size and activation)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     pub resume: bool,
+    /// Start from this net file's weights instead of random ones (its hidden size,
+    /// activation and buckets must be the flags'), with a fresh optimiser and the
+    /// learning-rate schedule from the start: to go on training a net on new data
+    #[arg(long, value_name = "NET")]
+    pub init: Option<String>,
 }
 
 // The flags as the trainer's settings, refused when out of range.
@@ -86,6 +91,7 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
         mirror: args.mirror,
         weight_decay: args.weight_decay,
         clip: args.clip,
+        init: None,
     };
     if !(1..=4096).contains(&s.hidden)
         || !(1..=MAX_BUCKETS).contains(&s.buckets)
@@ -120,7 +126,36 @@ fn settings(args: &TrainArgs) -> Result<Settings, String> {
 
 /// Trains the network, writing its outputs after every epoch.
 pub fn run(args: TrainArgs) -> Result<(), String> {
-    let settings = settings(&args)?;
+    let mut settings = settings(&args)?;
+    // The starting net is read before the data, so that a bad one is refused at once.
+    let init = match &args.init {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("train: cannot read '{path}': {e}"))?;
+            let net = crate::eval::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("train: '{path}': {e}"))?;
+            if net.hidden != settings.hidden
+                || net.activation != settings.activation
+                || net.buckets != settings.buckets
+                || net.kings != settings.kings
+            {
+                return Err(format!(
+                    "train: '{path}' is {}x2 {} with {} output and {} king bucket(s); the flags ask for {}x2 {} with {} and {}",
+                    net.hidden,
+                    net.activation.name(),
+                    net.buckets,
+                    net.kings.count(),
+                    settings.hidden,
+                    settings.activation.name(),
+                    settings.buckets,
+                    settings.kings.count()
+                ));
+            }
+            settings.init = Some(fnv(&bytes));
+            Some(Params::from_network(&net))
+        }
+        None => None,
+    };
     let (data, dir) = (&args.data, &args.out);
     let mut records = Vec::new();
     for path in data.split(',') {
@@ -163,6 +198,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             epochs_done: e,
             curve: c,
         }
+    } else if let Some(p) = init {
+        eprintln!(
+            "train: starting from '{}', validation loss {:.6}",
+            args.init.as_deref().unwrap_or_default(),
+            p.loss(&valid)
+        );
+        train::Start::fresh(p)
     } else {
         let p = Params::random(
             settings.hidden,
@@ -212,6 +254,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         outputs.checkpoint().display()
     );
     Ok(())
+}
+
+/// FNV-1a of `bytes`: which net a run started from, in the settings hash.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]

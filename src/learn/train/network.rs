@@ -67,6 +67,35 @@ impl Params {
         }
     }
 
+    /// The float network a quantised one stands for (each weight divided by its scale), to
+    /// train on from there; with king buckets' factorised rows the shared ones start at zero,
+    /// each bucket's row holding what the net's does.
+    pub fn from_network(net: &Network) -> Params {
+        let mut v = vec![0.0; Params::len(net.hidden, net.buckets, net.kings)];
+        let (qa, qb) = (QA as f32, QB as f32);
+        for (w, &q) in v.iter_mut().zip(&net.w1) {
+            *w = f32::from(q) / qa;
+        }
+        let mut p = Params {
+            hidden: net.hidden,
+            activation: net.activation,
+            buckets: net.buckets,
+            kings: net.kings,
+            v,
+        };
+        let (b1, w2, b2) = (p.b1(), p.w2(), p.b2());
+        for (w, &q) in p.v[b1..w2].iter_mut().zip(&net.b1) {
+            *w = f32::from(q) / qa;
+        }
+        for (w, &q) in p.v[w2..b2].iter_mut().zip(&net.w2) {
+            *w = f32::from(q) / qb;
+        }
+        for (w, &q) in p.v[b2..].iter_mut().zip(&net.b2) {
+            *w = q as f32 / (qa * qb);
+        }
+        p
+    }
+
     /// Where the shared row of input `f` starts, when the first layer is factorised.
     #[inline]
     fn shared(&self, f: usize) -> Option<usize> {
@@ -548,6 +577,25 @@ mod tests {
         let net = p.quantise(0);
         assert_eq!((net.w1[5], net.b1[1]), (MAX_W1, -MAX_W1));
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    }
+
+    #[test]
+    fn a_net_read_back_into_floats_quantises_to_the_same_net() {
+        for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
+            let kings = KingLayout::new(kings).unwrap();
+            let p = Params::random(16, Activation::SCReLU, buckets, kings, 9);
+            let net = p.quantise(42);
+            let back = Params::from_network(&net);
+            assert_eq!(back.v.len(), p.v.len());
+            assert_eq!(back.quantise(42), net, "{buckets} buckets, {kings:?}");
+            // Every weight moved by at most half a step of its grid.
+            let worst =
+                p.v.iter()
+                    .zip(&back.v)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0f32, f32::max);
+            assert!(worst <= 0.5 / QB as f32 + 1e-6, "{worst}");
+        }
     }
 
     #[test]

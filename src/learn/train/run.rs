@@ -30,6 +30,8 @@ pub struct Settings {
     /// The first layer is kept within what the engine's 16-bit sums hold after every step,
     /// so the float net is the one quantised (not with king buckets' shared rows).
     pub clip: bool,
+    /// A hash of the net file the run started from (`--init`), when not from random weights.
+    pub init: Option<u64>,
 }
 
 impl Settings {
@@ -64,6 +66,10 @@ impl Settings {
             text
         };
         let text = if self.clip { text + " clip" } else { text };
+        let text = match self.init {
+            Some(h) => format!("{text} init{h:016x}"),
+            None => text,
+        };
         text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         })
@@ -210,6 +216,7 @@ mod tests {
             mirror: false,
             weight_decay: 0.0,
             clip: false,
+            init: None,
         };
         let dir = std::env::temp_dir().join(format!("ferrum-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
