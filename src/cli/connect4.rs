@@ -195,7 +195,8 @@ fn solve_command(args: SolveArgs) -> Result<(), String> {
         None => Box::new(std::io::stdin().lock()),
     };
     let name = file.unwrap_or("stdin");
-    let mut solver = Solver::with_table_bits(args.table.table_bits);
+    let mut solver =
+        Solver::try_with_table_bits(args.table.table_bits).map_err(|e| format!("connect4: {e}"))?;
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
     let mut unsolved = 0;
@@ -274,7 +275,8 @@ fn solve_command(args: SolveArgs) -> Result<(), String> {
 }
 
 fn bench_command(args: BenchArgs) -> Result<(), String> {
-    let mut solver = Solver::with_table_bits(args.table.table_bits);
+    let mut solver =
+        Solver::try_with_table_bits(args.table.table_bits).map_err(|e| format!("connect4: {e}"))?;
     let mut sets = Vec::new();
     for path in &args.files {
         let text =

@@ -130,8 +130,10 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     // The starting net is read before the data, so that a bad one is refused at once.
     let init = match &args.init {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("train: cannot read '{path}': {e}"))?;
+            let bytes = std::fs::File::open(path)
+                .map_err(|e| e.to_string())
+                .and_then(crate::eval::nnue::read_net_bytes)
+                .map_err(|e| format!("train: cannot read '{path}': {e}"))?;
             let net = crate::eval::nnue::Network::from_bytes(&bytes)
                 .map_err(|e| format!("train: '{path}': {e}"))?;
             if net.hidden != settings.hidden

@@ -54,8 +54,17 @@ impl Solver {
 
     /// A solver whose table has 2^bits slots (8 bytes each).
     pub fn with_table_bits(bits: u32) -> Solver {
+        Solver::with_table(Table::new(bits))
+    }
+
+    /// As `with_table_bits`, with an error when the table's memory cannot be had.
+    pub fn try_with_table_bits(bits: u32) -> Result<Solver, String> {
+        Table::try_new(bits).map(Solver::with_table)
+    }
+
+    fn with_table(table: Table) -> Solver {
         Solver {
-            table: Table::new(bits),
+            table,
             nodes: 0,
             watch: None,
             next_check: u64::MAX,

@@ -55,6 +55,25 @@ impl Table {
         }
     }
 
+    /// As `new`, with an error instead of an abort when the memory cannot be had.
+    pub fn try_new(bits: u32) -> Result<Table, String> {
+        let bits = bits.clamp(1, 32);
+        let len = 1usize << bits;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| {
+            format!(
+                "cannot allocate a table of 2^{bits} entries ({} MB)",
+                (len * 8) >> 20
+            )
+        })?;
+        slots.resize(len, 1);
+        Ok(Table {
+            slots,
+            shift: 64 - bits,
+            generation: 1,
+        })
+    }
+
     pub fn len(&self) -> usize {
         self.slots.len()
     }
@@ -123,6 +142,13 @@ mod tests {
         t.put(other, Known::AtMost(-3));
         assert_eq!(t.get(other), Some(Known::AtMost(-3)));
         assert_eq!(t.get(key), None);
+    }
+
+    #[test]
+    fn a_table_made_with_an_error_path_is_the_same_empty_table() {
+        let (a, b) = (Table::new(12), Table::try_new(12).unwrap());
+        assert_eq!((a.len(), a.shift), (b.len(), b.shift));
+        assert_eq!(a.slots, b.slots);
     }
 
     #[test]

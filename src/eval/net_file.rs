@@ -66,7 +66,10 @@ pub fn load(spec: &str) -> Result<LoadedNet, String> {
     if spec.is_empty() || spec == EMBEDDED {
         return embedded();
     }
-    let bytes = std::fs::read(spec).map_err(|e| format!("cannot read net file '{spec}': {e}"))?;
+    let bytes = std::fs::File::open(spec)
+        .map_err(|e| e.to_string())
+        .and_then(super::nnue::read_net_bytes)
+        .map_err(|e| format!("cannot read net file '{spec}': {e}"))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("net file '{spec}': {e}"))?;
     Ok(LoadedNet {
         net: Arc::new(net),
@@ -90,6 +93,29 @@ mod tests {
             let net = Network::from_bytes(bytes).unwrap();
             assert_eq!(net.kings, super::super::nnue::KingLayout::NONE);
             assert!(net.to_bytes() == bytes);
+        }
+    }
+
+    /// A stream that never ends is refused after its first bytes when they are not a net's,
+    /// and after the largest net's size when they begin as one; a net passes whole.
+    #[test]
+    fn reading_a_net_stops_at_a_bad_magic_or_beyond_the_largest_net() {
+        use super::super::nnue::{MAX_FILE_BYTES, read_net_bytes};
+        use std::io::Read;
+        let err = read_net_bytes(std::io::repeat(0)).unwrap_err();
+        assert!(err.contains("bad magic"), "{err}");
+        let endless = EMBEDDED_BYTES[..4].chain(std::io::repeat(0));
+        let err = read_net_bytes(endless).unwrap_err();
+        assert!(err.contains(&MAX_FILE_BYTES.to_string()), "{err}");
+        assert_eq!(read_net_bytes(EMBEDDED_BYTES).unwrap(), EMBEDDED_BYTES);
+        assert!(read_net_bytes(&b"FR"[..]).unwrap() == b"FR");
+        #[cfg(target_os = "linux")]
+        {
+            let err = load("/dev/zero").unwrap_err();
+            assert!(
+                err.contains("/dev/zero") && err.contains("bad magic"),
+                "{err}"
+            );
         }
     }
 

@@ -229,7 +229,17 @@ fn worker(config: &Config, next: &AtomicUsize, tx: &Sender<Played>) {
         if g >= config.games {
             break;
         }
-        let played = play_numbered(config, g, &mut td, &tt);
+        // A game that panics ends the run with its number named (the games before it are
+        // written), instead of taking the process down mid-write.
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play_numbered(config, g, &mut td, &tt)
+        }))
+        .unwrap_or_else(|payload| {
+            Err(format!(
+                "datagen: game {g} failed: {}",
+                crate::search::pool::panic_message(payload.as_ref())
+            ))
+        });
         let failed = played.is_err();
         if tx.send(played).is_err() || failed {
             break;

@@ -128,10 +128,12 @@ impl Engine {
                 let out = self.out.clone();
                 let token = msg.token.commands_only();
                 self.run_on_pool(move |_, _| {
-                    let config = perft::PerftConfig::default();
-                    let (nodes, ms) =
-                        perft::run_divide(&game, depth, divide, config, Some(&token), &out);
-                    log::info!("perft {depth}: {nodes} nodes in {ms} ms");
+                    reported(&out, "perft", || {
+                        let config = perft::PerftConfig::default();
+                        let (nodes, ms) =
+                            perft::run_divide(&game, depth, divide, config, Some(&token), &out);
+                        log::info!("perft {depth}: {nodes} nodes in {ms} ms");
+                    });
                 });
             }
             Command::Stop => self.wait_for_search(),
@@ -142,7 +144,11 @@ impl Engine {
                 let out = self.out.clone();
                 let net = self.search_net();
                 let stop = msg.token.commands_only();
-                self.run_on_pool(move |_, _| bench::run(depth, net.as_ref(), &out, &stop));
+                self.run_on_pool(move |_, _| {
+                    reported(&out, "bench", || {
+                        bench::run(depth, net.as_ref(), &out, &stop)
+                    });
+                });
             }
             Command::Display => {
                 let fen = Fen::from_position(&self.game.pos, EnPassantMode::Legal);
@@ -533,7 +539,56 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
     }
 }
 
+/// Runs `work` (a UCI `perft` or `bench`); if it panics, an info string says so, so that the
+/// GUI learns why its answer will not come (the thread lives on with fresh state).
+fn reported(out: &Out, what: &str, work: impl FnOnce()) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(work)) {
+        let msg = panic_message(payload.as_ref());
+        log::error!("{what} panicked: {msg}");
+        out.info_string(&format!("error: {what} failed ({msg})"));
+    }
+}
+
 /// The lag meter, even if a search thread panicked while holding it.
 fn lock(meter: &Mutex<LagMeter>) -> std::sync::MutexGuard<'_, LagMeter> {
     meter.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            lock_buf(&self.0).extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn lock_buf(m: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
+        m.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    #[test]
+    fn a_panicking_perft_or_bench_is_told_in_an_info_string() {
+        let buf = Shared::default();
+        let out = Out::to(Box::new(buf.clone()));
+        reported(&out, "perft", || panic!("depth went wrong"));
+        reported(&out, "bench", || out.line("bench done"));
+        let text = String::from_utf8(lock_buf(&buf.0).clone()).unwrap();
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [
+                "info string error: perft failed (depth went wrong)",
+                "bench done"
+            ]
+        );
+    }
 }

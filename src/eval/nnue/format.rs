@@ -11,8 +11,11 @@
 //! 24      K (version 2 only; 1, 2 or 4)             25..32 zero (version 2 only)
 //! ```
 
+use std::io::Read;
+
 use super::{
-    Activation, KingLayout, MAX_BUCKETS, MAX_PIECES, Network, QA, QB, SCALE, narrow_w2, widest_sum,
+    Activation, INPUTS, KingLayout, MAX_BUCKETS, MAX_PIECES, Network, QA, QB, SCALE, narrow_w2,
+    widest_sum,
 };
 
 const MAGIC: &[u8; 4] = b"FRNN";
@@ -36,6 +39,40 @@ fn take_i16s(bytes: &[u8], at: &mut usize, n: usize) -> Result<Vec<i16>, String>
     (0..n)
         .map(|_| take::<2>(bytes, at).map(i16::from_le_bytes))
         .collect()
+}
+
+/// The largest file the header can describe: four king buckets, eight output buckets and
+/// 65,535 hidden neurons (about 405 MB).
+pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES_KINGS
+    + 2 * (4 * INPUTS * 65_535 + 65_535 + MAX_BUCKETS * 2 * 65_535)
+    + 4 * MAX_BUCKETS) as u64;
+
+/// A net file's bytes from `reader`, refused at once when its first four bytes are not a
+/// net's and read no further than the largest net could be, so that a device or a huge
+/// file of something else is not read into memory whole.
+pub fn read_net_bytes(mut reader: impl std::io::Read) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    (&mut reader)
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() < MAGIC.len() {
+        // Too short: `from_bytes` says so.
+        return Ok(bytes);
+    }
+    if bytes.as_slice() != MAGIC {
+        return Err("not a Ferrum net file (bad magic)".to_string());
+    }
+    reader
+        .take(MAX_FILE_BYTES + 1 - MAGIC.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "net file is larger than any net can be ({MAX_FILE_BYTES} bytes)"
+        ));
+    }
+    Ok(bytes)
 }
 
 impl Network {
