@@ -64,7 +64,9 @@ pub struct TrainArgs {
     /// the net written is the one trained (not with --king-buckets 2 or 4)
     #[arg(long)]
     pub clip: bool,
-    /// Continue from DIR/checkpoint.bin (same hidden size and activation)
+    /// Continue from DIR/checkpoint.bin (same hidden size and activation; a run started
+    /// with --init resumes without it, and its net's settings hash then leaves the start
+    /// net out)
     #[arg(long, conflicts_with = "init")]
     pub resume: bool,
     /// Start from this net file's weights instead of random ones (its hidden size,
@@ -130,10 +132,10 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     // The starting net is read before the data, so that a bad one is refused at once.
     let init = match &args.init {
         Some(path) => {
-            let bytes = std::fs::File::open(path)
-                .map_err(|e| e.to_string())
-                .and_then(crate::eval::nnue::read_net_bytes)
+            let file = std::fs::File::open(path)
                 .map_err(|e| format!("train: cannot read '{path}': {e}"))?;
+            let bytes = crate::eval::nnue::read_net_bytes(file)
+                .map_err(|e| format!("train: '{path}': {e}"))?;
             let net = crate::eval::nnue::Network::from_bytes(&bytes)
                 .map_err(|e| format!("train: '{path}': {e}"))?;
             if net.hidden != settings.hidden
@@ -201,11 +203,15 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             curve: c,
         }
     } else if let Some(p) = init {
-        eprintln!(
-            "train: starting from '{}', validation loss {:.6}",
-            args.init.as_deref().unwrap_or_default(),
-            p.loss(&valid)
-        );
+        let from = args.init.as_deref().unwrap_or_default();
+        if valid.is_empty() {
+            eprintln!("train: starting from '{from}' (no positions held out)");
+        } else {
+            eprintln!(
+                "train: starting from '{from}', validation loss {:.6}",
+                p.loss(&valid)
+            );
+        }
         train::Start::fresh(p)
     } else {
         let p = Params::random(

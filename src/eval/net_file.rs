@@ -66,10 +66,9 @@ pub fn load(spec: &str) -> Result<LoadedNet, String> {
     if spec.is_empty() || spec == EMBEDDED {
         return embedded();
     }
-    let bytes = std::fs::File::open(spec)
-        .map_err(|e| e.to_string())
-        .and_then(super::nnue::read_net_bytes)
-        .map_err(|e| format!("cannot read net file '{spec}': {e}"))?;
+    let file =
+        std::fs::File::open(spec).map_err(|e| format!("cannot read net file '{spec}': {e}"))?;
+    let bytes = super::nnue::read_net_bytes(file).map_err(|e| format!("net file '{spec}': {e}"))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("net file '{spec}': {e}"))?;
     Ok(LoadedNet {
         net: Arc::new(net),
@@ -100,13 +99,20 @@ mod tests {
     /// and after the largest net's size when they begin as one; a net passes whole.
     #[test]
     fn reading_a_net_stops_at_a_bad_magic_or_beyond_the_largest_net() {
-        use super::super::nnue::{MAX_FILE_BYTES, read_net_bytes};
+        use super::super::nnue::{MAX_FILE_BYTES, read_net_bytes, read_net_bytes_within};
         use std::io::Read;
         let err = read_net_bytes(std::io::repeat(0)).unwrap_err();
         assert!(err.contains("bad magic"), "{err}");
+        // The largest net's size as a limit of 1,000 bytes, to keep the test small.
         let endless = EMBEDDED_BYTES[..4].chain(std::io::repeat(0));
-        let err = read_net_bytes(endless).unwrap_err();
-        assert!(err.contains(&MAX_FILE_BYTES.to_string()), "{err}");
+        let err = read_net_bytes_within(endless, 1_000).unwrap_err();
+        assert!(
+            err.contains("larger than any net can be (1000 bytes)"),
+            "{err}"
+        );
+        let exactly = EMBEDDED_BYTES[..4].chain(std::io::repeat(0).take(996));
+        assert_eq!(read_net_bytes_within(exactly, 1_000).unwrap().len(), 1_000);
+        assert!(MAX_FILE_BYTES > 400_000_000 && MAX_FILE_BYTES < 410_000_000);
         assert_eq!(read_net_bytes(EMBEDDED_BYTES).unwrap(), EMBEDDED_BYTES);
         assert!(read_net_bytes(&b"FR"[..]).unwrap() == b"FR");
         #[cfg(target_os = "linux")]

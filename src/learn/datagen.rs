@@ -229,8 +229,9 @@ fn worker(config: &Config, next: &AtomicUsize, tx: &Sender<Played>) {
         if g >= config.games {
             break;
         }
-        // A game that panics ends the run with its number named (the games before it are
-        // written), instead of taking the process down mid-write.
+        // A game that panics ends the run with its number named instead of taking the
+        // process down: the games finished before it are written (those in play on other
+        // workers are dropped, as at any failure).
         let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             play_numbered(config, g, &mut td, &tt)
         }))

@@ -540,7 +540,8 @@ pub fn search_and_report(job: &Arc<Job>, setup: SearchSetup, out: &Out, token: S
 }
 
 /// Runs `work` (a UCI `perft` or `bench`); if it panics, an info string says so, so that the
-/// GUI learns why its answer will not come (the thread lives on with fresh state).
+/// GUI learns why its answer will not come. The thread's search data is not reset (the pool
+/// resets it only after a panic reaches it), which is safe as neither uses it.
 fn reported(out: &Out, what: &str, work: impl FnOnce()) {
     if let Err(payload) = catch_unwind(AssertUnwindSafe(work)) {
         let msg = panic_message(payload.as_ref());

@@ -49,13 +49,20 @@ pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES_KINGS
 
 /// A net file's bytes from `reader`, refused at once when its first four bytes are not a
 /// net's and read no further than the largest net could be, so that a device or a huge
-/// file of something else is not read into memory whole.
-pub fn read_net_bytes(mut reader: impl std::io::Read) -> Result<Vec<u8>, String> {
+/// file of something else is not read into memory whole. The error says what is wrong
+/// (not a net, too large, or the read that failed).
+pub fn read_net_bytes(reader: impl Read) -> Result<Vec<u8>, String> {
+    read_net_bytes_within(reader, MAX_FILE_BYTES)
+}
+
+/// `read_net_bytes` with `limit` for the largest net.
+pub fn read_net_bytes_within(mut reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read it: {e}");
     let mut bytes = Vec::new();
     (&mut reader)
         .take(MAGIC.len() as u64)
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+        .map_err(cannot)?;
     if bytes.len() < MAGIC.len() {
         // Too short: `from_bytes` says so.
         return Ok(bytes);
@@ -64,12 +71,12 @@ pub fn read_net_bytes(mut reader: impl std::io::Read) -> Result<Vec<u8>, String>
         return Err("not a Ferrum net file (bad magic)".to_string());
     }
     reader
-        .take(MAX_FILE_BYTES + 1 - MAGIC.len() as u64)
+        .take((limit + 1).saturating_sub(MAGIC.len() as u64))
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+        .map_err(cannot)?;
+    if bytes.len() as u64 > limit {
         return Err(format!(
-            "net file is larger than any net can be ({MAX_FILE_BYTES} bytes)"
+            "larger than any net can be ({limit} bytes): not a net file"
         ));
     }
     Ok(bytes)

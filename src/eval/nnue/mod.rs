@@ -21,7 +21,7 @@ mod format;
 mod inference;
 
 pub use features::{INPUTS, KingLayout, View, feature};
-pub use format::{MAX_FILE_BYTES, read_net_bytes};
+pub use format::{MAX_FILE_BYTES, read_net_bytes, read_net_bytes_within};
 pub use inference::add_row;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use inference::has_avx2;
