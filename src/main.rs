@@ -15,6 +15,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.command.is_some() {
         quiet_on_closed_pipe();
+        plain_error_on_failed_stdout();
     }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -34,4 +35,24 @@ fn quiet_on_closed_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// A subcommand whose stdout cannot be written (a full disk, `> /dev/full`) ends with
+/// "ferrum: failed printing to stdout: <reason>" and exit code 2, as other errors do, instead
+/// of a panic report: `println!` panics there, and the panic is turned into the error here.
+fn plain_error_on_failed_stdout() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if msg.starts_with("failed printing to stdout") {
+            eprintln!("ferrum: {msg}");
+            std::process::exit(2);
+        }
+        report(info);
+    }));
 }

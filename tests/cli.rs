@@ -344,3 +344,29 @@ fn spsa_inputs_prints_one_line_of_seven_fields_per_tunable_parameter() {
         assert_eq!(fields[6], "0.002", "{line}");
     }
 }
+
+/// A subcommand whose output cannot be written ends with an error naming it and exit code 2,
+/// not a panic report.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_an_error_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full in this sandbox: nothing to check
+    };
+    // perft and bench write through the protocol writer, eval with println!.
+    for args in [&["perft", "3"][..], &["bench", "1"], &["eval"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("ferrum: ") && l.contains("failed printing to stdout")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -77,7 +77,7 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     }
     let stop = crate::search::time::StopToken::detached();
     crate::measure::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out, &stop);
-    Ok(())
+    out.checked()
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +132,7 @@ pub fn perft(args: PerftArgs) -> Result<(), String> {
         });
         bar.finish_and_clear();
         eprintln!("suite time: {} ms", start.elapsed().as_millis());
+        out.checked()?;
         return if failed == 0 {
             Ok(())
         } else {
@@ -151,7 +152,7 @@ pub fn perft(args: PerftArgs) -> Result<(), String> {
         config.threads,
         config.hash_mb
     );
-    Ok(())
+    out.checked()
 }
 
 #[derive(Args, Debug)]
@@ -208,6 +209,7 @@ pub fn epd(args: EpdArgs) -> Result<(), String> {
         bar.inc(1);
     });
     bar.finish_and_clear();
+    out.checked()?;
     if let Some(json) = &args.json {
         std::fs::write(json, epd::to_json(&args.file, &outcomes))
             .map_err(|e| format!("cannot write '{json}': {e}"))?;

@@ -16,6 +16,8 @@ use crate::uci::wdl;
 #[derive(Clone)]
 pub struct Out {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The first write that failed, for a subcommand to report (a GUI never reads it).
+    failed: Arc<Mutex<Option<String>>>,
 }
 
 impl Out {
@@ -26,6 +28,7 @@ impl Out {
     pub fn to(sink: Box<dyn Write + Send>) -> Out {
         Out {
             sink: Arc::new(Mutex::new(sink)),
+            failed: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -33,8 +36,21 @@ impl Out {
         log::debug!(">> {text}");
         // A poisoned lock only means another thread panicked mid-write; the sink is still fine.
         let mut sink = self.sink.lock().unwrap_or_else(|p| p.into_inner());
-        // A GUI that closed our stdout can no longer be told anything; keep running quietly.
-        let _ = writeln!(sink, "{text}").and_then(|_| sink.flush());
+        // A GUI that closed our stdout can no longer be told anything; keep running quietly
+        // (a subcommand asks `checked` at its end).
+        if let Err(e) = writeln!(sink, "{text}").and_then(|_| sink.flush()) {
+            let mut failed = self.failed.lock().unwrap_or_else(|p| p.into_inner());
+            failed.get_or_insert_with(|| e.to_string());
+        }
+    }
+
+    /// An error naming the first line that could not be written, if one could not: a
+    /// subcommand's output lost (a full disk) is an error, not a success.
+    pub fn checked(&self) -> Result<(), String> {
+        match &*self.failed.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(format!("failed printing to stdout: {e}")),
+            None => Ok(()),
+        }
     }
 
     pub fn info_string(&self, text: &str) {
