@@ -112,7 +112,7 @@ mod tests {
         );
         let exactly = EMBEDDED_BYTES[..4].chain(std::io::repeat(0).take(996));
         assert_eq!(read_net_bytes_within(exactly, 1_000).unwrap().len(), 1_000);
-        assert!(MAX_FILE_BYTES > 400_000_000 && MAX_FILE_BYTES < 410_000_000);
+        const { assert!(MAX_FILE_BYTES > 400_000_000 && MAX_FILE_BYTES < 410_000_000) };
         assert_eq!(read_net_bytes(EMBEDDED_BYTES).unwrap(), EMBEDDED_BYTES);
         assert!(read_net_bytes(&b"FR"[..]).unwrap() == b"FR");
         #[cfg(target_os = "linux")]
