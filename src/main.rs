@@ -43,12 +43,7 @@ fn quiet_on_closed_pipe() {
 fn plain_error_on_failed_stdout() {
     let report = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let msg = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or_default();
+        let msg = ferrum::search::pool::panic_message(info.payload());
         if msg.starts_with("failed printing to stdout") {
             eprintln!("ferrum: {msg}");
             std::process::exit(2);

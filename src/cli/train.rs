@@ -134,15 +134,11 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         Some(path) => {
             let file = std::fs::File::open(path)
                 .map_err(|e| format!("train: cannot read '{path}': {e}"))?;
-            let bytes = crate::eval::nnue::read_net_bytes(file)
+            let (bytes, net) = crate::eval::nnue::read_net_bytes(file)
+                .and_then(|b| crate::eval::nnue::Network::from_bytes(&b).map(|n| (b, n)))
                 .map_err(|e| format!("train: '{path}': {e}"))?;
-            let net = crate::eval::nnue::Network::from_bytes(&bytes)
-                .map_err(|e| format!("train: '{path}': {e}"))?;
-            if net.hidden != settings.hidden
-                || net.activation != settings.activation
-                || net.buckets != settings.buckets
-                || net.kings != settings.kings
-            {
+            let params = Params::from_network(&net);
+            if !settings.fits(&params) {
                 return Err(format!(
                     "train: '{path}' is {}x2 {} with {} output and {} king bucket(s); the flags ask for {}x2 {} with {} and {}",
                     net.hidden,
@@ -155,8 +151,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
                     settings.kings.count()
                 ));
             }
-            settings.init = Some(fnv(&bytes));
-            Some(Params::from_network(&net))
+            settings.init = Some(train::fnv1a(&bytes));
+            Some(params)
         }
         None => None,
     };
@@ -185,11 +181,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     };
     let start = if args.resume {
         let (p, a, e, c) = train::read_checkpoint(&outputs.checkpoint())?;
-        if p.hidden != settings.hidden
-            || p.activation != settings.activation
-            || p.buckets != settings.buckets
-            || p.kings != settings.kings
-        {
+        if !settings.fits(&p) {
             return Err(
                 "train: the checkpoint's hidden size, activation, output or king buckets differ"
                     .to_string(),
@@ -262,13 +254,6 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         outputs.checkpoint().display()
     );
     Ok(())
-}
-
-/// FNV-1a of `bytes`: which net a run started from, in the settings hash.
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

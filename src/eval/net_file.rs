@@ -68,8 +68,9 @@ pub fn load(spec: &str) -> Result<LoadedNet, String> {
     }
     let file =
         std::fs::File::open(spec).map_err(|e| format!("cannot read net file '{spec}': {e}"))?;
-    let bytes = super::nnue::read_net_bytes(file).map_err(|e| format!("net file '{spec}': {e}"))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("net file '{spec}': {e}"))?;
+    let net = super::nnue::read_net_bytes(file)
+        .and_then(|bytes| Network::from_bytes(&bytes))
+        .map_err(|e| format!("net file '{spec}': {e}"))?;
     Ok(LoadedNet {
         net: Arc::new(net),
         source: spec.to_string(),

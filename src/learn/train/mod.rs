@@ -15,7 +15,7 @@ pub use adam::{Adam, learning_rate};
 pub use checkpoint::{read_checkpoint, write_checkpoint};
 pub use curve::{Curve, curve_svg};
 pub use network::Params;
-pub use run::{Outputs, Settings, Start, train};
+pub use run::{Outputs, Settings, Start, fnv1a, train};
 pub use sample::{Positions, Sample, Split};
 
 // The logistic function: an output, or a score over 400, as a win probability.

@@ -70,10 +70,22 @@ impl Settings {
             Some(h) => format!("{text} init{h:016x}"),
             None => text,
         };
-        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
+        fnv1a(text.as_bytes())
     }
+
+    /// Whether `p` has the shape these settings train (hidden size, activation, output and
+    /// king buckets): a checkpoint resumed or a net started from must.
+    pub fn fits(&self, p: &Params) -> bool {
+        (p.hidden, p.activation, p.buckets, p.kings)
+            == (self.hidden, self.activation, self.buckets, self.kings)
+    }
+}
+
+/// FNV-1a of `bytes`: the settings hash, and which net a run started from in it.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Where a run writes its files.
