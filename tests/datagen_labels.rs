@@ -2,7 +2,7 @@
 //! the wrong side (a flipped colour or score sign) fails here.
 
 use ferrum::learn::datagen::{Config, Format, run};
-use ferrum::learn::packed::{Outcome, read_records};
+use ferrum::learn::packed::{MAX_RECORDS, Outcome, read_records};
 
 /// The result label of every position written for games played from `fen` (no random plies,
 /// so every game starts there).
@@ -29,7 +29,7 @@ fn labels(fen: &str) -> Vec<String> {
         &mut |_, _| {},
     )
     .unwrap();
-    let (records, _) = read_records(packed.as_slice()).unwrap();
+    let (records, _) = read_records(packed.as_slice(), MAX_RECORDS).unwrap();
     let mut out = Vec::new();
     let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
     assert_eq!(games, 2);

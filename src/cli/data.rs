@@ -64,7 +64,8 @@ pub struct DatagenArgs {
 /// games on stderr.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     if let Some(path) = &args.stats {
-        let records = crate::learn::packed::read_file(path, "datagen")?;
+        let records =
+            crate::learn::packed::read_file(path, "datagen", crate::learn::packed::MAX_RECORDS)?;
         for line in crate::learn::packed::stats(&records) {
             println!("{line}");
         }

@@ -5,6 +5,7 @@ use clap::Args;
 
 use super::progress;
 use crate::eval::nnue::{Activation, KingLayout, MAX_BUCKETS};
+use crate::learn::packed;
 use crate::learn::train::{self, Outputs, Params, Positions, Settings};
 
 #[derive(Args, Debug)]
@@ -159,7 +160,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let (data, dir) = (&args.data, &args.out);
     let mut records = Vec::new();
     for path in data.split(',') {
-        records.extend(crate::learn::packed::read_file(path, "train")?);
+        let room = packed::MAX_RECORDS - records.len();
+        records.extend(packed::read_file(path, "train", room)?);
     }
     let split = Positions::split(records, settings.wdl, settings.hold_out, settings.mirror)?;
     if split.unreadable > 0 {

@@ -204,30 +204,58 @@ pub fn phase(pieces: &[(Square, Piece)]) -> u32 {
         .min(24)
 }
 
-/// Reads every whole record; a cut record at the end is skipped and reported in the warning.
-pub fn read_records(mut input: impl Read) -> Result<(Vec<Record>, Option<String>), String> {
-    let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read data: {e}"))?;
-    let tail = bytes.len() % RECORD_BYTES;
-    let records = bytes
-        .chunks_exact(RECORD_BYTES)
-        .map(|c| {
-            let mut r = [0u8; RECORD_BYTES];
-            r.copy_from_slice(c);
-            Record(r)
-        })
-        .collect();
-    let warning = (tail != 0).then(|| format!("skipped a cut record of {tail} bytes at the end"));
+/// The most records one read takes (268 M, 8.6 GB): `train` holds every record in memory,
+/// and a device such as /dev/zero would otherwise be read until memory runs out.
+pub const MAX_RECORDS: usize = 1 << 28;
+
+/// Reads every whole record, at most `limit` of them (more is an error); a cut record at the
+/// end is skipped and reported in the warning. Input whose first record is not a legal
+/// position is refused before more is read: it is not a data file of `ferrum datagen`.
+pub fn read_records(
+    mut input: impl Read,
+    limit: usize,
+) -> Result<(Vec<Record>, Option<String>), String> {
+    let mut records = Vec::new();
+    let mut buf = vec![0u8; RECORD_BYTES * 4096];
+    let mut filled = 0;
+    loop {
+        let n = match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read data: {e}")),
+        };
+        filled += n;
+        let whole = filled - filled % RECORD_BYTES;
+        for chunk in buf[..whole].chunks_exact(RECORD_BYTES) {
+            let mut r = Record([0u8; RECORD_BYTES]);
+            r.0.copy_from_slice(chunk);
+            if records.is_empty() {
+                r.position().map_err(|e| {
+                    format!("not a packed data file (its first record is no position: {e})")
+                })?;
+            }
+            if records.len() >= limit {
+                return Err(format!(
+                    "more than {limit} records (the most one run reads)"
+                ));
+            }
+            records.push(r);
+        }
+        buf.copy_within(whole..filled, 0);
+        filled -= whole;
+    }
+    let warning =
+        (filled != 0).then(|| format!("skipped a cut record of {filled} bytes at the end"));
     Ok((records, warning))
 }
 
-/// Reads every whole record of the file at `path`; a cut record at its end is reported on
-/// stderr as a warning from `who`, naming the file.
-pub fn read_file(path: &str, who: &str) -> Result<Vec<Record>, String> {
+/// Reads every whole record of the file at `path`, at most `limit`; a cut record at its end
+/// is reported on stderr as a warning from `who`, naming the file.
+pub fn read_file(path: &str, who: &str, limit: usize) -> Result<Vec<Record>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-    let (records, warning) = read_records(std::io::BufReader::new(file))?;
+    let (records, warning) =
+        read_records(file, limit).map_err(|e| format!("{who}: '{path}': {e}"))?;
     if let Some(w) = warning {
         eprintln!("{who}: warning: {path}: {w}");
     }
@@ -402,14 +430,64 @@ mod tests {
         let b = Record::pack(&Chess::default(), Some(-8), Outcome::BlackWon, false);
         std::fs::write(&path, [&a.0[..], &b.0[..], &a.0[..5]].concat()).unwrap();
         let text = path.to_string_lossy().to_string();
-        let records = read_file(&text, "test");
+        let records = read_file(&text, "test", MAX_RECORDS);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(records, Ok(vec![a, b]));
         assert!(
-            read_file(&text, "test")
+            read_file(&text, "test", MAX_RECORDS)
                 .unwrap_err()
                 .contains("cannot open")
         );
+    }
+
+    /// Endless zero bytes, counting how many were asked for.
+    struct Zeros(usize);
+
+    impl Read for Zeros {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(0);
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn endless_input_that_is_no_data_is_refused_after_its_first_block() {
+        let mut zeros = Zeros(0);
+        let err = read_records(&mut zeros, MAX_RECORDS).unwrap_err();
+        assert!(err.contains("not a packed data file"), "{err}");
+        assert!(zeros.0 <= RECORD_BYTES * 4096, "read {} bytes", zeros.0);
+    }
+
+    #[test]
+    fn more_records_than_the_limit_is_an_error_and_the_limit_itself_is_not() {
+        let r = Record::pack(&Chess::default(), Some(5), Outcome::Draw, false);
+        let mut bytes = Vec::new();
+        write_records(&mut bytes, &[r, r, r]).unwrap();
+        assert_eq!(read_records(bytes.as_slice(), 3).unwrap().0.len(), 3);
+        let err = read_records(bytes.as_slice(), 2).unwrap_err();
+        assert!(err.contains("more than 2 records"), "{err}");
+    }
+
+    #[test]
+    fn records_split_across_reads_are_put_back_together() {
+        let a = Record::pack(&Chess::default(), Some(5), Outcome::Draw, true);
+        let b = Record::pack(&Chess::default(), Some(-7), Outcome::WhiteWon, false);
+        let mut bytes = Vec::new();
+        write_records(&mut bytes, &[a, b, a]).unwrap();
+        // Five bytes a read, so every record arrives in pieces.
+        struct Dribble<'a>(&'a [u8]);
+        impl Read for Dribble<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(5);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let (records, warning) = read_records(Dribble(&bytes), MAX_RECORDS).unwrap();
+        assert_eq!(records, vec![a, b, a]);
+        assert_eq!(warning, None);
     }
 
     #[test]
@@ -419,7 +497,7 @@ mod tests {
         let mut bytes = Vec::new();
         write_records(&mut bytes, &[r, r]).unwrap();
         bytes.extend_from_slice(&r.0[..11]);
-        let (records, warning) = read_records(bytes.as_slice()).unwrap();
+        let (records, warning) = read_records(bytes.as_slice(), MAX_RECORDS).unwrap();
         assert_eq!(records, vec![r, r]);
         assert!(warning.unwrap().contains("11 bytes"));
     }
@@ -437,7 +515,8 @@ mod tests {
         assert_eq!(trim_cut_record(&mut file).unwrap(), 20);
         write_records(&mut file, &[r]).unwrap();
         drop(file);
-        let (records, warning) = read_records(std::fs::File::open(&path).unwrap()).unwrap();
+        let (records, warning) =
+            read_records(std::fs::File::open(&path).unwrap(), MAX_RECORDS).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(records, vec![r, r]);
         assert_eq!(warning, None);
