@@ -29,7 +29,8 @@ fn labels(fen: &str) -> Vec<String> {
         &mut |_, _| {},
     )
     .unwrap();
-    let (records, _) = read_records(packed.as_slice(), MAX_RECORDS).unwrap();
+    let mut records = Vec::new();
+    read_records(packed.as_slice(), &mut records, MAX_RECORDS).unwrap();
     let mut out = Vec::new();
     let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
     assert_eq!(games, 2);

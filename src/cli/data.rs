@@ -64,9 +64,10 @@ pub struct DatagenArgs {
 /// games on stderr.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     if let Some(path) = &args.stats {
-        let records =
-            crate::learn::packed::read_file(path, "datagen", crate::learn::packed::MAX_RECORDS)?;
-        for line in crate::learn::packed::stats(&records) {
+        use crate::learn::packed;
+        let mut records = Vec::new();
+        packed::read_file(path, "datagen", &mut records, packed::MAX_RECORDS)?;
+        for line in packed::stats(&records) {
             println!("{line}");
         }
         return Ok(());

@@ -160,8 +160,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let (data, dir) = (&args.data, &args.out);
     let mut records = Vec::new();
     for path in data.split(',') {
-        let room = packed::MAX_RECORDS - records.len();
-        records.extend(packed::read_file(path, "train", room)?);
+        packed::read_file(path, "train", &mut records, packed::MAX_RECORDS)?;
     }
     let split = Positions::split(records, settings.wdl, settings.hold_out, settings.mirror)?;
     if split.unreadable > 0 {

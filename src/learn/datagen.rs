@@ -559,7 +559,9 @@ mod tests {
         };
         let mut out = Vec::new();
         let (games, positions) = run(&config, &mut out, &mut |_, _| {}).unwrap();
-        let (records, warning) = packed::read_records(out.as_slice(), packed::MAX_RECORDS).unwrap();
+        let mut records = Vec::new();
+        let warning =
+            packed::read_records(out.as_slice(), &mut records, packed::MAX_RECORDS).unwrap();
         assert_eq!(warning, None);
         assert_eq!(records.len(), positions);
         assert_eq!(records.iter().filter(|r| r.starts_game()).count(), games);

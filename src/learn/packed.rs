@@ -161,6 +161,31 @@ impl Record {
         self.0[27] & FLAG_FIRST != 0
     }
 
+    /// Why this record cannot be one `ferrum datagen` wrote, if it cannot: every record it
+    /// writes (Chess960 castling and the checks `--convert` tolerates included) has readable
+    /// pieces, one king of each colour, a result and an en passant byte of at most 64.
+    pub fn implausible(&self) -> Option<&'static str> {
+        let mut kings = [0u8; 2];
+        for entry in self.piece_iter()? {
+            match entry {
+                None => return Some("a piece code that is no piece"),
+                Some((_, p)) if p.role == Role::King => {
+                    kings[usize::from(p.color.is_black())] += 1;
+                }
+                Some(_) => {}
+            }
+        }
+        if kings != [1, 1] {
+            Some("not one king of each colour")
+        } else if self.outcome().is_none() {
+            Some("no game result")
+        } else if self.0[28] > NO_EP {
+            Some("a bad en passant square")
+        } else {
+            None
+        }
+    }
+
     /// The position, checked for legality; an error names what is wrong.
     pub fn position(&self) -> Result<Chess, String> {
         let mut board = Board::empty();
@@ -204,20 +229,23 @@ pub fn phase(pieces: &[(Square, Piece)]) -> u32 {
         .min(24)
 }
 
-/// The most records one read takes (268 M, 8.6 GB): `train` holds every record in memory,
+/// The most records one run reads (268 M, 8.6 GB): `train` holds every record in memory,
 /// and a device such as /dev/zero would otherwise be read until memory runs out.
 pub const MAX_RECORDS: usize = 1 << 28;
 
-/// Reads every whole record, at most `limit` of them (more is an error); a cut record at the
-/// end is skipped and reported in the warning. Input whose first record is not a legal
-/// position is refused before more is read: it is not a data file of `ferrum datagen`.
+/// Bytes asked of the input at a time.
+const BLOCK: usize = RECORD_BYTES * 4096;
+
+/// Appends every whole record of `input` to `records` while they hold at most `limit` in all
+/// (more is an error); a cut record at the end is skipped and reported in the warning. Input
+/// whose first record is not one a data file can hold is refused after its first block.
 pub fn read_records(
     mut input: impl Read,
+    records: &mut Vec<Record>,
     limit: usize,
-) -> Result<(Vec<Record>, Option<String>), String> {
-    let mut records = Vec::new();
-    let mut buf = vec![0u8; RECORD_BYTES * 4096];
-    let mut filled = 0;
+) -> Result<Option<String>, String> {
+    let mut buf = vec![0u8; BLOCK];
+    let (mut filled, mut first) = (0, true);
     loop {
         let n = match input.read(&mut buf[filled..]) {
             Ok(0) => break,
@@ -230,36 +258,56 @@ pub fn read_records(
         for chunk in buf[..whole].chunks_exact(RECORD_BYTES) {
             let mut r = Record([0u8; RECORD_BYTES]);
             r.0.copy_from_slice(chunk);
-            if records.is_empty() {
-                r.position().map_err(|e| {
-                    format!("not a packed data file (its first record is no position: {e})")
-                })?;
+            if first {
+                if let Some(why) = r.implausible() {
+                    return Err(format!(
+                        "not a packed data file (its first record has {why})"
+                    ));
+                }
+                first = false;
             }
             if records.len() >= limit {
-                return Err(format!(
-                    "more than {limit} records (the most one run reads)"
-                ));
+                return Err(too_many(limit));
             }
             records.push(r);
         }
         buf.copy_within(whole..filled, 0);
         filled -= whole;
     }
-    let warning =
-        (filled != 0).then(|| format!("skipped a cut record of {filled} bytes at the end"));
-    Ok((records, warning))
+    Ok((filled != 0).then(|| format!("skipped a cut record of {filled} bytes at the end")))
 }
 
-/// Reads every whole record of the file at `path`, at most `limit`; a cut record at its end
-/// is reported on stderr as a warning from `who`, naming the file.
-pub fn read_file(path: &str, who: &str, limit: usize) -> Result<Vec<Record>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-    let (records, warning) =
-        read_records(file, limit).map_err(|e| format!("{who}: '{path}': {e}"))?;
+fn too_many(limit: usize) -> String {
+    format!("more than {limit} records in all, the most one run reads")
+}
+
+/// Appends every whole record of the file at `path` to `records` while they hold at most
+/// `limit` in all (a file too large for that is refused before it is read); a cut record at
+/// its end is reported on stderr as a warning from `who`, naming the file.
+pub fn read_file(
+    path: &str,
+    who: &str,
+    records: &mut Vec<Record>,
+    limit: usize,
+) -> Result<(), String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("{who}: cannot open '{path}': {e}"))?;
+    let room = limit.saturating_sub(records.len());
+    if let Ok(meta) = file.metadata()
+        && meta.is_file()
+    {
+        let count = usize::try_from(meta.len() / RECORD_BYTES as u64).unwrap_or(usize::MAX);
+        if count > room {
+            return Err(format!("{who}: '{path}': {}", too_many(limit)));
+        }
+        records.reserve(count);
+    }
+    let warning =
+        read_records(file, records, limit).map_err(|e| format!("{who}: '{path}': {e}"))?;
     if let Some(w) = warning {
         eprintln!("{who}: warning: {path}: {w}");
     }
-    Ok(records)
+    Ok(())
 }
 
 /// Makes a file ready for appending records: a cut record left by an interrupted run is
@@ -423,21 +471,32 @@ mod tests {
         }
     }
 
+    /// Every record of `input`, with the cut-record warning.
+    fn read_all(input: impl Read) -> Result<(Vec<Record>, Option<String>), String> {
+        let mut records = Vec::new();
+        let warning = read_records(input, &mut records, MAX_RECORDS)?;
+        Ok((records, warning))
+    }
+
+    fn temp_path(name: &str) -> (std::path::PathBuf, String) {
+        let path = std::env::temp_dir().join(format!("ferrum-{name}-{}.bin", std::process::id()));
+        let text = path.to_string_lossy().to_string();
+        (path, text)
+    }
+
     #[test]
     fn a_file_is_read_whole_records_and_all() {
-        let path = std::env::temp_dir().join(format!("ferrum-read-{}.bin", std::process::id()));
+        let (path, text) = temp_path("read");
         let a = Record::pack(&Chess::default(), Some(3), Outcome::Draw, true);
         let b = Record::pack(&Chess::default(), Some(-8), Outcome::BlackWon, false);
         std::fs::write(&path, [&a.0[..], &b.0[..], &a.0[..5]].concat()).unwrap();
-        let text = path.to_string_lossy().to_string();
-        let records = read_file(&text, "test", MAX_RECORDS);
+        let mut records = Vec::new();
+        let read = read_file(&text, "test", &mut records, MAX_RECORDS);
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(records, Ok(vec![a, b]));
-        assert!(
-            read_file(&text, "test", MAX_RECORDS)
-                .unwrap_err()
-                .contains("cannot open")
-        );
+        assert_eq!(read, Ok(()));
+        assert_eq!(records, vec![a, b]);
+        let err = read_file(&text, "test", &mut records, MAX_RECORDS).unwrap_err();
+        assert!(err.contains("test: cannot open"), "{err}");
     }
 
     /// Endless zero bytes, counting how many were asked for.
@@ -454,9 +513,26 @@ mod tests {
     #[test]
     fn endless_input_that_is_no_data_is_refused_after_its_first_block() {
         let mut zeros = Zeros(0);
-        let err = read_records(&mut zeros, MAX_RECORDS).unwrap_err();
+        let err = read_all(&mut zeros).unwrap_err();
         assert!(err.contains("not a packed data file"), "{err}");
-        assert!(zeros.0 <= RECORD_BYTES * 4096, "read {} bytes", zeros.0);
+        assert!(err.contains("not one king of each colour"), "{err}");
+        assert!(zeros.0 <= BLOCK, "read {} bytes", zeros.0);
+    }
+
+    #[test]
+    fn a_chess960_first_record_with_castling_rights_is_data() {
+        // King on g1 with rooks f1 and h1: standard chess would drop these rights.
+        let fen: Fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+            .parse()
+            .unwrap();
+        let pos: Chess = fen.into_position(shakmaty::CastlingMode::Chess960).unwrap();
+        let r = Record::pack(&pos, Some(12), Outcome::WhiteWon, true);
+        assert!(r.has_castling());
+        assert!(r.position().is_err(), "a standard-chess check would refuse it");
+        assert_eq!(r.implausible(), None);
+        let mut bytes = Vec::new();
+        write_records(&mut bytes, &[r, r]).unwrap();
+        assert_eq!(read_all(bytes.as_slice()).unwrap().0, vec![r, r]);
     }
 
     #[test]
@@ -464,9 +540,29 @@ mod tests {
         let r = Record::pack(&Chess::default(), Some(5), Outcome::Draw, false);
         let mut bytes = Vec::new();
         write_records(&mut bytes, &[r, r, r]).unwrap();
-        assert_eq!(read_records(bytes.as_slice(), 3).unwrap().0.len(), 3);
-        let err = read_records(bytes.as_slice(), 2).unwrap_err();
-        assert!(err.contains("more than 2 records"), "{err}");
+        let mut records = Vec::new();
+        assert_eq!(read_records(bytes.as_slice(), &mut records, 3), Ok(None));
+        assert_eq!(records.len(), 3);
+        let err = read_records(bytes.as_slice(), &mut Vec::new(), 2).unwrap_err();
+        assert!(err.contains("more than 2 records in all"), "{err}");
+    }
+
+    #[test]
+    fn files_count_against_one_limit_and_a_file_past_it_is_refused_unread() {
+        let (path, text) = temp_path("limit");
+        let r = Record::pack(&Chess::default(), Some(5), Outcome::Draw, false);
+        let mut bytes = Vec::new();
+        write_records(&mut bytes, &[r, r]).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let mut records = Vec::new();
+        let first = read_file(&text, "test", &mut records, 3);
+        let second = read_file(&text, "test", &mut records, 3);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(first, Ok(()));
+        let err = second.unwrap_err();
+        assert!(err.contains("more than 3 records in all"), "{err}");
+        // Refused from the file's size: nothing of it was appended.
+        assert_eq!(records.len(), 2);
     }
 
     #[test]
@@ -485,7 +581,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let (records, warning) = read_records(Dribble(&bytes), MAX_RECORDS).unwrap();
+        let (records, warning) = read_all(Dribble(&bytes)).unwrap();
         assert_eq!(records, vec![a, b, a]);
         assert_eq!(warning, None);
     }
@@ -497,14 +593,14 @@ mod tests {
         let mut bytes = Vec::new();
         write_records(&mut bytes, &[r, r]).unwrap();
         bytes.extend_from_slice(&r.0[..11]);
-        let (records, warning) = read_records(bytes.as_slice(), MAX_RECORDS).unwrap();
+        let (records, warning) = read_all(bytes.as_slice()).unwrap();
         assert_eq!(records, vec![r, r]);
         assert!(warning.unwrap().contains("11 bytes"));
     }
 
     #[test]
     fn appending_after_a_cut_record_keeps_records_aligned() {
-        let path = std::env::temp_dir().join(format!("ferrum-packed-{}.bin", std::process::id()));
+        let (path, _) = temp_path("packed");
         let r = Record::pack(&Chess::default(), Some(1), Outcome::WhiteWon, true);
         std::fs::write(&path, [&r.0[..], &r.0[..20]].concat()).unwrap();
         let mut file = std::fs::OpenOptions::new()
@@ -515,8 +611,7 @@ mod tests {
         assert_eq!(trim_cut_record(&mut file).unwrap(), 20);
         write_records(&mut file, &[r]).unwrap();
         drop(file);
-        let (records, warning) =
-            read_records(std::fs::File::open(&path).unwrap(), MAX_RECORDS).unwrap();
+        let (records, warning) = read_all(std::fs::File::open(&path).unwrap()).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(records, vec![r, r]);
         assert_eq!(warning, None);
