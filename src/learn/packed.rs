@@ -528,7 +528,10 @@ mod tests {
         let pos: Chess = fen.into_position(shakmaty::CastlingMode::Chess960).unwrap();
         let r = Record::pack(&pos, Some(12), Outcome::WhiteWon, true);
         assert!(r.has_castling());
-        assert!(r.position().is_err(), "a standard-chess check would refuse it");
+        assert!(
+            r.position().is_err(),
+            "a standard-chess check would refuse it"
+        );
         assert_eq!(r.implausible(), None);
         let mut bytes = Vec::new();
         write_records(&mut bytes, &[r, r]).unwrap();
