@@ -8,6 +8,7 @@ use super::chess::{NetArgs, read_file};
 use super::progress;
 use crate::basics::position::Game;
 use crate::learn::datagen;
+use crate::learn::packed;
 use crate::learn::tune;
 
 /// How `datagen` writes the positions it keeps.
@@ -64,7 +65,6 @@ pub struct DatagenArgs {
 /// games on stderr.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     if let Some(path) = &args.stats {
-        use crate::learn::packed;
         let mut records = Vec::new();
         packed::read_file(path, "datagen", &mut records, packed::MAX_RECORDS)?;
         for line in packed::stats(&records) {
@@ -101,7 +101,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         .open(path)
         .map_err(|e| format!("cannot open '{path}': {e}"))?;
     if format == datagen::Format::Packed {
-        let cut = crate::learn::packed::trim_cut_record(&mut file)?;
+        let cut = packed::trim_cut_record(&mut file)?;
         if cut > 0 {
             eprintln!(
                 "datagen: warning: dropped a cut record of {cut} bytes at the end of '{path}'"
@@ -109,8 +109,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         }
     }
     if let Some(text_path) = &args.convert {
-        let (records, bad) = crate::learn::packed::convert_text(&read_file(text_path)?);
-        crate::learn::packed::write_records(&mut file, &records)
+        let (records, bad) = packed::convert_text(&read_file(text_path)?);
+        packed::write_records(&mut file, &records)
             .map_err(|e| format!("cannot write '{path}': {e}"))?;
         println!(
             "{} positions converted to {path} ({bad} bad lines skipped)",

@@ -165,8 +165,11 @@ impl Record {
     /// writes (Chess960 castling and the checks `--convert` tolerates included) has readable
     /// pieces, one king of each colour, a result and an en passant byte of at most 64.
     pub fn implausible(&self) -> Option<&'static str> {
+        let Some(pieces) = self.piece_iter() else {
+            return Some("more than 32 pieces");
+        };
         let mut kings = [0u8; 2];
-        for entry in self.piece_iter()? {
+        for entry in pieces {
             match entry {
                 None => return Some("a piece code that is no piece"),
                 Some((_, p)) if p.role == Role::King => {
@@ -536,6 +539,24 @@ mod tests {
         let mut bytes = Vec::new();
         write_records(&mut bytes, &[r, r]).unwrap();
         assert_eq!(read_all(bytes.as_slice()).unwrap().0, vec![r, r]);
+    }
+
+    #[test]
+    fn a_record_of_more_than_32_pieces_or_a_bad_piece_code_is_implausible() {
+        let good = Record::pack(&Chess::default(), Some(5), Outcome::Draw, false);
+        assert_eq!(good.implausible(), None);
+        let mut crowded = good;
+        crowded.0[0..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(crowded.implausible(), Some("more than 32 pieces"));
+        let mut bad_code = good;
+        bad_code.0[8] = 0x07; // role 7 on a1: no piece
+        assert_eq!(
+            bad_code.implausible(),
+            Some("a piece code that is no piece")
+        );
+        let mut no_result = good;
+        no_result.0[26] = 3;
+        assert_eq!(no_result.implausible(), Some("no game result"));
     }
 
     #[test]
