@@ -4,9 +4,10 @@
 /// Per epoch: (train loss, validation loss).
 pub type Curve = Vec<(f64, f64)>;
 
-/// The loss curve as an SVG line chart: training loss and validation loss per epoch.
+/// The loss curve as an SVG line chart: training loss and validation loss per epoch. The
+/// legend has a row of its own between the title and the plot, where no line can run under it.
 pub fn curve_svg(curve: &Curve, title: &str) -> String {
-    let (w, h, left, bottom, top, right) = (640.0, 400.0, 70.0, 50.0, 40.0, 20.0);
+    let (w, h, left, bottom, top, right) = (640.0, 420.0, 70.0, 50.0, 60.0, 20.0);
     let values = curve.iter().flat_map(|(t, v)| [*t, *v]);
     let lo = values.clone().fold(f64::INFINITY, f64::min);
     let hi = values.fold(f64::NEG_INFINITY, f64::max);
@@ -51,22 +52,57 @@ pub fn curve_svg(curve: &Curve, title: &str) -> String {
     );
     svg += &format!(
         "<polyline fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"2\" points=\"{}\"/>\n\
-         <polyline fill=\"none\" stroke=\"#d1531f\" stroke-width=\"2\" points=\"{}\"/>\n\
-         <text x=\"{}\" y=\"{}\" fill=\"#1f6fd1\">training loss</text>\n\
-         <text x=\"{}\" y=\"{}\" fill=\"#d1531f\">validation loss</text>\n</svg>\n",
+         <polyline fill=\"none\" stroke=\"#d1531f\" stroke-width=\"2\" points=\"{}\"/>\n",
         line(|p| p.0),
         line(|p| p.1),
-        w - 260.0,
-        top + 20.0,
-        w - 260.0,
-        top + 40.0
     );
+    for (i, (name, colour)) in [("training loss", "#1f6fd1"), ("validation loss", "#d1531f")]
+        .iter()
+        .enumerate()
+    {
+        let x0 = left + 180.0 * i as f64;
+        svg += &format!(
+            "<line x1=\"{x0}\" x2=\"{}\" y1=\"42\" y2=\"42\" stroke=\"{colour}\" stroke-width=\"2\"/>\n\
+             <text x=\"{}\" y=\"47\" fill=\"{colour}\">{name}</text>\n",
+            x0 + 24.0,
+            x0 + 30.0
+        );
+    }
+    svg += "</svg>\n";
     svg
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `y` attribute of an SVG element's line.
+    fn y_of(line: &str) -> f64 {
+        let y = line.split(" y=\"").nth(1).unwrap_or("");
+        y.split('"')
+            .next()
+            .unwrap_or("")
+            .parse()
+            .unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn the_legend_sits_above_the_plot_where_no_line_runs() {
+        // Validation loss highest: its line runs along the plot's top edge, where a legend
+        // inside the plot would be written over it.
+        let svg = curve_svg(&vec![(0.27, 0.29), (0.26, 0.29), (0.25, 0.28)], "a run");
+        let top_of_lines = 60.0;
+        for name in ["training loss", "validation loss"] {
+            let line = svg.lines().find(|l| l.contains(name)).unwrap_or("");
+            let y = y_of(line);
+            assert!(y < top_of_lines - 6.0 && y > 24.0, "{name} at y {y}: {svg}");
+        }
+        assert_eq!(
+            svg.matches("<text").count(),
+            9,
+            "title, 5 ticks, axis, 2 names"
+        );
+    }
 
     #[test]
     fn the_chart_has_a_line_per_loss_with_a_point_per_epoch() {
@@ -82,7 +118,7 @@ mod tests {
         // The highest loss (0.4, first epoch) sits on the top margin, the lowest (0.1, last
         // epoch) on the bottom one, at the plot's right edge.
         assert!(
-            svg.contains("\"70.0,40.0 ") && svg.contains(" 620.0,350.0\""),
+            svg.contains("\"70.0,60.0 ") && svg.contains(" 620.0,370.0\""),
             "{svg}"
         );
     }
