@@ -41,7 +41,8 @@ pub(super) const PV_FILL: &str = "#fff1c2";
 pub(super) const PV_STROKE: &str = "#d97f00";
 pub(super) const CUT: &str = "#c62828";
 
-pub(super) fn escape(s: &str) -> String {
+/// The text with the characters that XML reads as markup written as entities.
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -31,7 +31,8 @@ pub fn curve_svg(curve: &Curve, title: &str) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          font-family=\"sans-serif\" font-size=\"14\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"24\" font-size=\"16\">{title}</text>\n"
+         <text x=\"{left}\" y=\"24\" font-size=\"16\">{}</text>\n",
+        crate::tree::style::escape(title)
     );
     for k in 0..=4 {
         let v = lo + (hi - lo) * f64::from(k) / 4.0;
@@ -60,11 +61,15 @@ pub fn curve_svg(curve: &Curve, title: &str) -> String {
         .iter()
         .enumerate()
     {
-        let x0 = left + 180.0 * i as f64;
+        // The legend's row: 14-point text on a baseline 13 above the plot, clear of the title's
+        // (at 24) while `top` stays 60.
+        let (x0, baseline) = (left + 180.0 * i as f64, top - 13.0);
         svg += &format!(
-            "<line x1=\"{x0}\" x2=\"{}\" y1=\"42\" y2=\"42\" stroke=\"{colour}\" stroke-width=\"2\"/>\n\
-             <text x=\"{}\" y=\"47\" fill=\"{colour}\">{name}</text>\n",
+            "<line x1=\"{x0}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"2\"/>\n\
+             <text x=\"{}\" y=\"{baseline}\" fill=\"{colour}\">{name}</text>\n",
             x0 + 24.0,
+            baseline - 5.0,
+            baseline - 5.0,
             x0 + 30.0
         );
     }
@@ -87,15 +92,32 @@ mod tests {
     }
 
     #[test]
+    fn the_title_is_written_as_text_not_markup() {
+        let svg = curve_svg(&vec![(0.3, 0.4)], "a <b> & c");
+        assert!(svg.contains(">a &lt;b&gt; &amp; c</text>"), "{svg}");
+    }
+
+    #[test]
     fn the_legend_sits_above_the_plot_where_no_line_runs() {
         // Validation loss highest: its line runs along the plot's top edge, where a legend
         // inside the plot would be written over it.
         let svg = curve_svg(&vec![(0.27, 0.29), (0.26, 0.29), (0.25, 0.28)], "a run");
-        let top_of_lines = 60.0;
+        // The highest point of either line, read from the drawing.
+        let top_of_lines = svg
+            .lines()
+            .filter_map(|l| l.split("points=\"").nth(1))
+            .flat_map(|points| points.split('"').next().unwrap_or("").split(' '))
+            .filter_map(|point| point.split(',').nth(1)?.parse::<f64>().ok())
+            .fold(f64::INFINITY, f64::min);
+        assert!(top_of_lines.is_finite(), "no line points: {svg}");
+        let title_baseline = y_of(svg.lines().find(|l| l.contains(">a run<")).unwrap_or(""));
         for name in ["training loss", "validation loss"] {
-            let line = svg.lines().find(|l| l.contains(name)).unwrap_or("");
-            let y = y_of(line);
-            assert!(y < top_of_lines - 6.0 && y > 24.0, "{name} at y {y}: {svg}");
+            let y = y_of(svg.lines().find(|l| l.contains(name)).unwrap_or(""));
+            // A baseline at y holds 14-point text from about y - 11 to y + 3.
+            assert!(
+                y + 3.0 < top_of_lines && y - 11.0 > title_baseline + 3.0,
+                "{name} at y {y}, lines from {top_of_lines}, title at {title_baseline}: {svg}"
+            );
         }
         assert_eq!(
             svg.matches("<text").count(),
