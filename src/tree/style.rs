@@ -41,13 +41,7 @@ pub(super) const PV_FILL: &str = "#fff1c2";
 pub(super) const PV_STROKE: &str = "#d97f00";
 pub(super) const CUT: &str = "#c62828";
 
-/// The text with the characters that XML reads as markup written as entities.
-pub(crate) fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+pub(super) use crate::basics::xml::escape;
 
 pub(super) fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT

@@ -32,7 +32,7 @@ pub fn curve_svg(curve: &Curve, title: &str) -> String {
          font-family=\"sans-serif\" font-size=\"14\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"{left}\" y=\"24\" font-size=\"16\">{}</text>\n",
-        crate::tree::style::escape(title)
+        crate::basics::xml::escape(title)
     );
     for k in 0..=4 {
         let v = lo + (hi - lo) * f64::from(k) / 4.0;
