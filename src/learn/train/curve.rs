@@ -64,13 +64,11 @@ pub fn curve_svg(curve: &Curve, title: &str) -> String {
         // The legend's row: 14-point text on a baseline 13 above the plot, clear of the title's
         // (at 24) while `top` stays 60.
         let (x0, baseline) = (left + 180.0 * i as f64, top - 13.0);
+        // A swatch of the line's colour at the text's middle height, then the name.
+        let (x1, swatch_y, text_x) = (x0 + 24.0, baseline - 5.0, x0 + 30.0);
         svg += &format!(
-            "<line x1=\"{x0}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"2\"/>\n\
-             <text x=\"{}\" y=\"{baseline}\" fill=\"{colour}\">{name}</text>\n",
-            x0 + 24.0,
-            baseline - 5.0,
-            baseline - 5.0,
-            x0 + 30.0
+            "<line x1=\"{x0}\" x2=\"{x1}\" y1=\"{swatch_y}\" y2=\"{swatch_y}\" stroke=\"{colour}\" stroke-width=\"2\"/>\n\
+             <text x=\"{text_x}\" y=\"{baseline}\" fill=\"{colour}\">{name}</text>\n"
         );
     }
     svg += "</svg>\n";
