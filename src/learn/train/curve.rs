@@ -201,11 +201,19 @@ mod tests {
         );
     }
 
-    /// The loss axis's tick labels, top to bottom, as numbers.
-    fn tick_values(svg: &str) -> Vec<f64> {
+    /// The loss axis's tick labels as written, top to bottom.
+    fn tick_labels(svg: &str) -> Vec<&str> {
         svg.lines()
             .filter(|l| l.contains("text-anchor=\"end\""))
-            .filter_map(|l| l.split('>').nth(1)?.split('<').next()?.parse().ok())
+            .filter_map(|l| l.split('>').nth(1)?.split('<').next())
+            .collect()
+    }
+
+    /// The loss axis's tick labels, top to bottom, as numbers.
+    fn tick_values(svg: &str) -> Vec<f64> {
+        tick_labels(svg)
+            .iter()
+            .filter_map(|t| t.parse().ok())
             .collect()
     }
 
@@ -253,11 +261,7 @@ mod tests {
     #[test]
     fn loss_ticks_of_a_narrow_range_are_written_with_enough_decimals_to_differ() {
         let svg = curve_svg(&vec![(0.003110, 0.003093), (0.003105, 0.003100)], "close");
-        let labels: Vec<&str> = svg
-            .lines()
-            .filter(|l| l.contains("text-anchor=\"end\""))
-            .filter_map(|l| l.split('>').nth(1)?.split('<').next())
-            .collect();
+        let labels = tick_labels(&svg);
         assert!(labels.len() >= 3, "{labels:?}");
         let mut distinct = labels.clone();
         distinct.dedup();
