@@ -352,9 +352,10 @@ fn last_figure(err: &str, what: &str) -> f64 {
 
 /// `train --init NET` starts from that net's weights: its first validation loss is the one
 /// the net ended on (up to the quantisation), its training loss stays where the net's was
-/// while a fresh net's starts far above, and a net of another shape is refused.
+/// while a fresh net's starts far above; a wider run starts from the same loss, and a
+/// narrower one is refused.
 #[test]
-fn training_from_a_net_starts_where_it_ended_and_refuses_another_shape() {
+fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
     use ferrum::learn::datagen::{Config, Format, run};
     let dir = scratch("init");
     let data = dir.join("games.bin");
@@ -430,22 +431,60 @@ fn training_from_a_net_starts_where_it_ended_and_refuses_another_shape() {
         from_net < 2.0 * trained && from_random > 4.0 * from_net,
         "trained {trained}, from the net {from_net}, from random weights {from_random}"
     );
-    let wide = dir.join("wide");
+    // A wider net from it starts where it ended too: its new neurons are silent.
+    let out = dir.join("wide");
+    let (code, _, wide) = ferrum(&[
+        "train",
+        "--data",
+        data,
+        "--out",
+        out.to_str().unwrap(),
+        "--wdl",
+        "0",
+        "--hold-out",
+        "0.2",
+        "--batch",
+        "16",
+        "--hidden",
+        "16",
+        "--threads",
+        "1",
+        "--init",
+        net,
+        "--epochs",
+        "1",
+        "--lr",
+        "0.000001",
+    ]);
+    assert_eq!(code, 0, "{wide}");
+    assert!(wide.contains("from 8 to 16 hidden neurons"), "{wide}");
+    assert!(wide.contains("16x2"), "{wide}");
+    let widened = last_figure(
+        wide.lines()
+            .find(|l| l.contains("starting from"))
+            .unwrap_or_else(|| panic!("{wide}")),
+        "validation loss ",
+    );
+    assert!(
+        (widened - started).abs() <= 2e-6,
+        "the 8-wide net started from {started}, the 16-wide one from {widened}"
+    );
+    let narrow = dir.join("narrow");
     let (code, _, err) = ferrum(&[
         "train",
         "--data",
         data,
         "--out",
-        wide.to_str().unwrap(),
+        narrow.to_str().unwrap(),
         "--init",
         net,
         "--hidden",
-        "16",
+        "4",
     ]);
     assert_ne!(code, 0);
-    assert!(err.contains("8x2") && err.contains("16x2"), "{err}");
+    assert!(err.contains("8x2") && err.contains("4x2"), "{err}");
     assert!(
-        !dir.join("wide").exists(),
+        !dir.join("narrow").exists(),
         "a refused run wrote its directory"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -70,9 +70,11 @@ pub struct TrainArgs {
     /// net out)
     #[arg(long, conflicts_with = "init")]
     pub resume: bool,
-    /// Start from this net file's weights instead of random ones (its hidden size,
-    /// activation and buckets must be the flags'), with a fresh optimiser and the
-    /// learning-rate schedule from the start: to go on training a net on new data
+    /// Start from this net file's weights instead of random ones (its activation and
+    /// buckets must be the flags', its hidden size the flags' or smaller: a narrower net is
+    /// widened with new neurons whose output weights start at zero, so it scores as before),
+    /// with a fresh optimiser and the learning-rate schedule from the start: to go on
+    /// training a net on new data
     #[arg(long, value_name = "NET")]
     pub init: Option<String>,
 }
@@ -138,7 +140,14 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             let (bytes, net) = crate::eval::nnue::read_net_bytes(file)
                 .and_then(|b| crate::eval::nnue::Network::from_bytes(&b).map(|n| (b, n)))
                 .map_err(|e| format!("train: '{path}': {e}"))?;
-            let params = Params::from_network(&net);
+            let mut params = Params::from_network(&net);
+            if params.hidden < settings.hidden {
+                eprintln!(
+                    "train: widening '{path}' from {} to {} hidden neurons (the new ones start silent)",
+                    params.hidden, settings.hidden
+                );
+                params = params.widened(settings.hidden, settings.seed);
+            }
             if !settings.fits(&params) {
                 return Err(format!(
                     "train: '{path}' is {}x2 {} with {} output and {} king bucket(s); the flags ask for {}x2 {} with {} and {}",

@@ -96,6 +96,36 @@ impl Params {
         p
     }
 
+    /// This net with `hidden` neurons per perspective instead of its own (no fewer): the
+    /// neurons it has keep their weights, the new ones get the first-layer rows that
+    /// `random` gives from `seed`, a zero bias and zero output weights, so the wider net
+    /// scores every position as this one does and the new neurons learn from there.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Params {
+        let old = self.hidden;
+        if hidden <= old {
+            return self.clone();
+        }
+        let mut p = Params::random(hidden, self.activation, self.buckets, self.kings, seed);
+        for r in 0..Params::rows(self.kings) {
+            p.v[r * hidden..r * hidden + old].copy_from_slice(&self.v[r * old..(r + 1) * old]);
+        }
+        let (b1, nb1) = (self.b1(), p.b1());
+        p.v[nb1..nb1 + hidden].fill(0.0);
+        p.v[nb1..nb1 + old].copy_from_slice(&self.v[b1..b1 + old]);
+        for b in 0..self.buckets {
+            let (from, to) = (self.w2_of(b), p.w2_of(b));
+            p.v[to..to + 2 * hidden].fill(0.0);
+            // Each bucket's weights: the side to move's neurons, then the other side's.
+            for side in 0..2 {
+                p.v[to + side * hidden..to + side * hidden + old]
+                    .copy_from_slice(&self.v[from + side * old..from + (side + 1) * old]);
+            }
+        }
+        let (b2, nb2) = (self.b2(), p.b2());
+        p.v[nb2..].copy_from_slice(&self.v[b2..]);
+        p
+    }
+
     /// Where the shared row of input `f` starts, when the first layer is factorised.
     #[inline]
     fn shared(&self, f: usize) -> Option<usize> {
@@ -609,6 +639,56 @@ mod tests {
                     "{buckets} buckets, {kings:?}: {a} {b}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_widened_net_scores_as_the_narrow_one_and_its_new_neurons_learn() {
+        let batch = samples(&SET, 0.5);
+        for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
+            let kings = KingLayout::new(kings).unwrap();
+            let mut p = Params::random(8, Activation::SCReLU, buckets, kings, 5);
+            // Biases and shared rows away from zero, as a trained net's are.
+            let (w2, b2) = (p.w2(), p.b2());
+            let shared = kings.inputs() * p.hidden;
+            for (i, w) in p.v.iter_mut().enumerate() {
+                let wave = ((i * 37 % 101) as f32 - 50.0) / 50.0;
+                if (shared..w2).contains(&i) || i >= b2 {
+                    *w = 0.2 * wave;
+                }
+            }
+            let wide = p.widened(24, 7);
+            assert_eq!(wide.v.len(), Params::len(24, buckets, kings));
+            assert_eq!(wide.hidden, 24);
+            for s in &batch {
+                let (a, b) = (p.forward(s), wide.forward(s));
+                assert!(
+                    (a - b).abs() < 1e-5,
+                    "{buckets} buckets, {kings:?}: {a} {b}"
+                );
+            }
+            // The new neurons are live (random first-layer rows) and silent (zero output
+            // weights); the loss's gradient reaches their output weights.
+            let new_row = &wide.v[8..24];
+            assert!(new_row.iter().any(|&w| w != 0.0));
+            let (_, grad) = wide.gradient(&batch, 1);
+            for bucket in 0..buckets {
+                let at = wide.w2_of(bucket);
+                for side in 0..2 {
+                    let out = &wide.v[at + side * 24 + 8..at + (side + 1) * 24];
+                    assert!(out.iter().all(|&w| w == 0.0));
+                }
+            }
+            let used = (0..buckets).any(|bucket| {
+                let at = wide.w2_of(bucket);
+                grad[at + 8..at + 24].iter().any(|&g| g != 0.0)
+            });
+            assert!(
+                used,
+                "{buckets} buckets, {kings:?}: no gradient on the new neurons"
+            );
+            // Not wider: the net as it is.
+            assert_eq!(p.widened(8, 7), p);
         }
     }
 
