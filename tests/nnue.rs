@@ -377,7 +377,7 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
     run(&config, &mut bytes, &mut |_, _| {}).unwrap();
     std::fs::write(&data, bytes).unwrap();
     let data = data.to_str().unwrap();
-    let train = |out: &str, extra: &[&str]| {
+    let train = |out: &str, hidden: &str, extra: &[&str]| {
         let out = dir.join(out);
         let mut args = vec![
             "train",
@@ -392,20 +392,20 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
             "--batch",
             "16",
             "--hidden",
-            "8",
+            hidden,
             "--threads",
             "1",
         ];
         args.extend_from_slice(extra);
         ferrum(&args)
     };
-    let (code, _, first) = train("first", &["--epochs", "10", "--lr", "0.01"]);
+    let (code, _, first) = train("first", "8", &["--epochs", "10", "--lr", "0.01"]);
     assert_eq!(code, 0, "{first}");
     let net = dir.join("first").join("net.bin");
     let net = net.to_str().unwrap();
     // One epoch at a learning rate too small to move the weights.
     let still = ["--epochs", "1", "--lr", "0.000001"];
-    let (code, _, second) = train("second", &[&["--init", net][..], &still].concat());
+    let (code, _, second) = train("second", "8", &[&["--init", net][..], &still].concat());
     assert_eq!(code, 0, "{second}");
     let start = second
         .lines()
@@ -420,7 +420,7 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
         (started - ended).abs() <= 0.05 * ended,
         "ended at {ended}, started from {started}"
     );
-    let (code, _, fresh) = train("fresh", &still);
+    let (code, _, fresh) = train("fresh", "8", &still);
     assert_eq!(code, 0, "{fresh}");
     let (trained, from_net, from_random) = (
         last_figure(&first, ", loss "),
@@ -432,30 +432,7 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
         "trained {trained}, from the net {from_net}, from random weights {from_random}"
     );
     // A wider net from it starts where it ended too: its new neurons are silent.
-    let out = dir.join("wide");
-    let (code, _, wide) = ferrum(&[
-        "train",
-        "--data",
-        data,
-        "--out",
-        out.to_str().unwrap(),
-        "--wdl",
-        "0",
-        "--hold-out",
-        "0.2",
-        "--batch",
-        "16",
-        "--hidden",
-        "16",
-        "--threads",
-        "1",
-        "--init",
-        net,
-        "--epochs",
-        "1",
-        "--lr",
-        "0.000001",
-    ]);
+    let (code, _, wide) = train("wide", "16", &[&["--init", net][..], &still].concat());
     assert_eq!(code, 0, "{wide}");
     assert!(wide.contains("from 8 to 16 hidden neurons"), "{wide}");
     assert!(wide.contains("16x2"), "{wide}");

@@ -609,23 +609,29 @@ mod tests {
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
     }
 
+    /// Sets `p`'s biases and shared rows (zero in `Params::random`) away from zero, as a
+    /// trained net's are: the first layer's on one scale, the output's on another.
+    fn biases_off_zero(p: &mut Params) {
+        let (w2, b2) = (p.w2(), p.b2());
+        let shared = p.kings.inputs() * p.hidden;
+        for (i, w) in p.v.iter_mut().enumerate() {
+            let wave = ((i * 37 % 101) as f32 - 50.0) / 50.0;
+            if (shared..w2).contains(&i) {
+                *w = 0.2 * wave;
+            } else if i >= b2 {
+                *w = 0.3 * wave;
+            }
+        }
+    }
+
     #[test]
     fn a_net_read_back_into_floats_quantises_to_the_same_net() {
         let valid = samples(&SET, 0.0);
         for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
             let kings = KingLayout::new(kings).unwrap();
             let mut p = Params::random(16, Activation::SCReLU, buckets, kings, 9);
-            // Biases and shared rows away from zero too, each on its own scale.
-            let (b1, w2, b2) = (p.b1(), p.w2(), p.b2());
-            let shared = kings.inputs() * p.hidden;
-            for (i, w) in p.v.iter_mut().enumerate() {
-                let wave = ((i * 37 % 101) as f32 - 50.0) / 50.0;
-                if (shared..w2).contains(&i) {
-                    *w = 0.2 * wave;
-                } else if i >= b2 {
-                    *w = 0.3 * wave;
-                }
-            }
+            biases_off_zero(&mut p);
+            let (b1, b2) = (p.b1(), p.b2());
             assert!(p.v[b1] != 0.0 && p.v[b2] != 0.0);
             let net = p.quantise(42);
             let back = Params::from_network(&net);
@@ -648,15 +654,7 @@ mod tests {
         for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
             let kings = KingLayout::new(kings).unwrap();
             let mut p = Params::random(8, Activation::SCReLU, buckets, kings, 5);
-            // Biases and shared rows away from zero, as a trained net's are.
-            let (w2, b2) = (p.w2(), p.b2());
-            let shared = kings.inputs() * p.hidden;
-            for (i, w) in p.v.iter_mut().enumerate() {
-                let wave = ((i * 37 % 101) as f32 - 50.0) / 50.0;
-                if (shared..w2).contains(&i) || i >= b2 {
-                    *w = 0.2 * wave;
-                }
-            }
+            biases_off_zero(&mut p);
             let wide = p.widened(24, 7);
             assert_eq!(wide.v.len(), Params::len(24, buckets, kings));
             assert_eq!(wide.hidden, 24);
