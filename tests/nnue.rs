@@ -350,6 +350,13 @@ fn last_figure(err: &str, what: &str) -> f64 {
         .unwrap_or_else(|| panic!("no '{what}' figure in: {err}"))
 }
 
+/// The line of a `train --init` run's stderr that names the net it starts from.
+fn starting_line(err: &str) -> &str {
+    err.lines()
+        .find(|l| l.contains("starting from"))
+        .unwrap_or_else(|| panic!("no 'starting from' line in: {err}"))
+}
+
 /// `train --init NET` starts from that net's weights: its first validation loss is the one
 /// the net ended on (up to the quantisation), its training loss stays where the net's was
 /// while a fresh net's starts far above; a wider run starts from the same loss, and a
@@ -407,10 +414,7 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
     let still = ["--epochs", "1", "--lr", "0.000001"];
     let (code, _, second) = train("second", "8", &[&["--init", net][..], &still].concat());
     assert_eq!(code, 0, "{second}");
-    let start = second
-        .lines()
-        .find(|l| l.contains("starting from"))
-        .unwrap_or_else(|| panic!("{second}"));
+    let start = starting_line(&second);
     assert!(start.contains(net), "{start}");
     let (ended, started) = (
         last_figure(&first, "validation loss "),
@@ -436,28 +440,12 @@ fn training_from_a_net_starts_where_it_ended_widens_and_refuses_narrowing() {
     assert_eq!(code, 0, "{wide}");
     assert!(wide.contains("from 8 to 16 hidden neurons"), "{wide}");
     assert!(wide.contains("16x2"), "{wide}");
-    let widened = last_figure(
-        wide.lines()
-            .find(|l| l.contains("starting from"))
-            .unwrap_or_else(|| panic!("{wide}")),
-        "validation loss ",
-    );
+    let widened = last_figure(starting_line(&wide), "validation loss ");
     assert!(
         (widened - started).abs() <= 2e-6,
         "the 8-wide net started from {started}, the 16-wide one from {widened}"
     );
-    let narrow = dir.join("narrow");
-    let (code, _, err) = ferrum(&[
-        "train",
-        "--data",
-        data,
-        "--out",
-        narrow.to_str().unwrap(),
-        "--init",
-        net,
-        "--hidden",
-        "4",
-    ]);
+    let (code, _, err) = train("narrow", "4", &["--init", net]);
     assert_ne!(code, 0);
     assert!(err.contains("8x2") && err.contains("4x2"), "{err}");
     assert!(

@@ -624,13 +624,26 @@ mod tests {
         }
     }
 
+    /// Random nets of `hidden` neurons with their biases off zero, one per layout the tests
+    /// cover: 1 output bucket and no king buckets, 3 and mirroring only, 2 and four factorised
+    /// king buckets.
+    fn varied_nets(hidden: usize, seed: u64) -> Vec<Params> {
+        [(1, 0), (3, 1), (2, 4)]
+            .into_iter()
+            .map(|(buckets, kings)| {
+                let kings = KingLayout::new(kings).unwrap();
+                let mut p = Params::random(hidden, Activation::SCReLU, buckets, kings, seed);
+                biases_off_zero(&mut p);
+                p
+            })
+            .collect()
+    }
+
     #[test]
     fn a_net_read_back_into_floats_quantises_to_the_same_net() {
         let valid = samples(&SET, 0.0);
-        for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
-            let kings = KingLayout::new(kings).unwrap();
-            let mut p = Params::random(16, Activation::SCReLU, buckets, kings, 9);
-            biases_off_zero(&mut p);
+        for p in varied_nets(16, 9) {
+            let (buckets, kings) = (p.buckets, p.kings);
             let (b1, b2) = (p.b1(), p.b2());
             assert!(p.v[b1] != 0.0 && p.v[b2] != 0.0);
             let net = p.quantise(42);
@@ -651,10 +664,8 @@ mod tests {
     #[test]
     fn a_widened_net_scores_as_the_narrow_one_and_its_new_neurons_learn() {
         let batch = samples(&SET, 0.5);
-        for (buckets, kings) in [(1, 0), (3, 1), (2, 4)] {
-            let kings = KingLayout::new(kings).unwrap();
-            let mut p = Params::random(8, Activation::SCReLU, buckets, kings, 5);
-            biases_off_zero(&mut p);
+        for p in varied_nets(8, 5) {
+            let (buckets, kings) = (p.buckets, p.kings);
             let wide = p.widened(24, 7);
             assert_eq!(wide.v.len(), Params::len(24, buckets, kings));
             assert_eq!(wide.hidden, 24);
