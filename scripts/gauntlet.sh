@@ -5,8 +5,11 @@
 #   GAMES=40 TC=5+0.05 PEERS="toga2 glaurung" scripts/gauntlet.sh
 #   GAMES=200 CONCURRENCY=2 JOURNALS=results/journals/gauntlet-X ADJ="--resign-score 1000 ..." \
 #       PEERS="ethereal-chess toga2 glaurung" scripts/gauntlet.sh   # resumable, adjudicated
+#   PEERS="ethereal-chess fairy-stockfish stockfish-nonnue" scripts/gauntlet.sh   # the next ones up
 # Every engine gets Threads=1, Hash=16 and OwnBook=false; match.py sets only the
-# options an engine advertises and warns about the rest.
+# options an engine advertises and warns about the rest. Two peers carry settings of
+# their own: fairy-stockfish plays with Contempt 0, and stockfish-nonnue is Stockfish
+# with `Use NNUE` false (its hand-written evaluation).
 # Environment (defaults): FERRUM (target/release/ferrum), PEERS ("ethereal-chess
 # stockfish toga2 glaurung gnuchess"), GAMES per opponent (20), TC (10+0.1),
 # CONCURRENCY (1), BOOK (8moves_v3.epd), SEED (1: every opponent sees the same
@@ -51,10 +54,26 @@ peer_cmd() {
     esac
 }
 
+# The binary a peer's name stands for, and the options it plays with besides the
+# common ones, one per line.
+peer_binary() {
+    case "$1" in
+        stockfish-nonnue) echo stockfish ;;
+        *) echo "$1" ;;
+    esac
+}
+peer_options() {
+    case "$1" in
+        fairy-stockfish) echo "option.Contempt=0" ;;
+        stockfish-nonnue) echo "option.Use NNUE=false" ;;
+    esac
+}
+
 common=(option.Threads=1 option.Hash=16 option.OwnBook=false)
 played=()
 for peer in $PEERS; do
-    cmd="$(peer_cmd "$peer")"
+    cmd="$(peer_cmd "$(peer_binary "$peer")")"
+    mapfile -t own < <(peer_options "$peer")
     if [[ -z "$cmd" ]]; then
         echo "== $peer: not installed, skipped"
         continue
@@ -71,7 +90,7 @@ for peer in $PEERS; do
     status=0
     python3 "$here/match.py" \
         --engine "cmd=$FERRUM" name=ferrum "${common[@]}" \
-        --engine "cmd=$cmd" "name=$peer" "${common[@]}" \
+        --engine "cmd=$cmd" "name=$peer" "${common[@]}" ${own[@]+"${own[@]}"} \
         --tc "$TC" --games "$GAMES" --concurrency "$CONCURRENCY" --book "$BOOK" --seed "$SEED" \
         --pgn "$OUT/$peer.pgn" --json "$OUT/$peer.json" --report-every 5 \
         ${extra[@]+"${extra[@]}"} ${extra_journal[@]+"${extra_journal[@]}"} || status=$?
