@@ -42,26 +42,21 @@ mkdir -p "$OUT"
 # shellcheck disable=SC2206 # ADJ is a list of flags, split on spaces on purpose
 extra=($ADJ)
 
-# The UCI command of a peer, or nothing if it is not installed.
-# gnuchess speaks UCI only when asked to.
+# The UCI command of a peer, or nothing if it is not installed: a peer's name is its
+# binary's, but for stockfish-nonnue (Stockfish, with the options below). gnuchess
+# speaks UCI only when asked to.
 peer_cmd() {
-    local path
-    path="$(command -v "/usr/games/$1" || command -v "$1" || true)"
-    [[ -n "$path" ]] || return 0
+    local bin="$1" args="" path
     case "$1" in
-        gnuchess) echo "$path --uci" ;;
-        *) echo "$path" ;;
+        gnuchess) args=" --uci" ;;
+        stockfish-nonnue) bin=stockfish ;;
     esac
+    path="$(command -v "/usr/games/$bin" || command -v "$bin" || true)"
+    [[ -n "$path" ]] || return 0
+    echo "$path$args"
 }
 
-# The binary a peer's name stands for, and the options it plays with besides the
-# common ones, one per line.
-peer_binary() {
-    case "$1" in
-        stockfish-nonnue) echo stockfish ;;
-        *) echo "$1" ;;
-    esac
-}
+# The options a peer plays with besides the common ones, one per line.
 peer_options() {
     case "$1" in
         fairy-stockfish) echo "option.Contempt=0" ;;
@@ -72,12 +67,12 @@ peer_options() {
 common=(option.Threads=1 option.Hash=16 option.OwnBook=false)
 played=()
 for peer in $PEERS; do
-    cmd="$(peer_cmd "$(peer_binary "$peer")")"
-    mapfile -t own < <(peer_options "$peer")
+    cmd="$(peer_cmd "$peer")"
     if [[ -z "$cmd" ]]; then
         echo "== $peer: not installed, skipped"
         continue
     fi
+    mapfile -t own < <(peer_options "$peer")
     echo "== ferrum vs $peer: $GAMES games at $TC"
     rm -f "$OUT/$peer.json"
     if [[ -n "$JOURNALS" ]]; then
