@@ -189,8 +189,8 @@ impl<'a> Picker<'a> {
     }
 
     /// Orders captures and promotions the caller has already found not to lose material
-    /// (quiescence): no exchange is evaluated a second time.
-    pub fn known_good(pos: &'a Chess, moves: &'a mut MoveList) -> Picker<'a> {
+    /// (quiescence), the table's move first: no exchange is evaluated a second time.
+    pub fn known_good(pos: &'a Chess, moves: &'a mut MoveList, tt_move: PackedMove) -> Picker<'a> {
         let mut picker = Picker {
             pos,
             moves,
@@ -198,13 +198,16 @@ impl<'a> Picker<'a> {
             next: 0,
             check_exchanges: false,
         };
-        picker.keys.extend(
-            picker
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| key(GOOD_TACTICAL + mvv_lva(m), i)),
-        );
+        picker
+            .keys
+            .extend(picker.moves.iter().enumerate().map(|(i, &m)| {
+                let score = if tt_move.matches(m) {
+                    TT_MOVE
+                } else {
+                    GOOD_TACTICAL + mvv_lva(m)
+                };
+                key(score, i)
+            }));
         picker
     }
 }

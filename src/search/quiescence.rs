@@ -6,13 +6,15 @@ use shakmaty::{Chess, MoveList, Position};
 use super::ordering::{Picker, is_good_tactical};
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::searcher::Searcher;
-use super::tt::PackedMove;
+use super::tt::{Bound, EVAL_LIMIT, PackedMove, TtEntry};
 use crate::basics::tactical::tactical_moves_into;
 
 impl Searcher<'_> {
     /// Resolves captures and promotions from `pos`, the stack's current node, until the
     /// position is quiet; the side to move may "stand pat" on the static score. In check,
-    /// every evasion is searched instead.
+    /// every evasion is searched instead. The table is probed (a stored bound that decides a
+    /// null window ends the search, the stored evaluation and move are used) and the result
+    /// stored at depth 0.
     pub(super) fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32) -> i32 {
         let ply = self.td.stack.ply();
         self.td.pv.clear(ply);
@@ -33,10 +35,44 @@ impl Searcher<'_> {
             };
         }
 
+        let key = self.td.stack.key();
+        let hit = if self.use_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        // Without pruning only quiescence's own entries (depth 0) bound it, so a search of
+        // fixed depth keeps its exact value.
+        if let Some(h) = hit
+            && beta - alpha == 1
+            && (self.prune || h.depth == 0)
+            && h.bound.decides(h.score, alpha, beta)
+        {
+            return h.score;
+        }
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
+        let alpha_orig = alpha;
+
         let mut best = -INFINITY;
+        let mut static_eval = -INFINITY;
         if !in_check {
-            best = self.td.evaluate(pos);
+            static_eval = match hit {
+                // Not the table's clamp of "none" (an entry stored in check).
+                Some(h) if h.eval > -EVAL_LIMIT => h.eval,
+                _ => self.td.evaluate(pos),
+            };
+            best = static_eval;
             if best >= beta {
+                if self.use_tt && hit.is_none() {
+                    let entry = TtEntry {
+                        mv: PackedMove::NONE,
+                        score: best,
+                        eval: static_eval,
+                        depth: 0,
+                        bound: Bound::Lower,
+                    };
+                    self.tt.store_shallow(key, ply, entry);
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -57,10 +93,11 @@ impl Searcher<'_> {
             }
         }
         let mut picker = if self.prune && !in_check {
-            Picker::known_good(pos, &mut moves)
+            Picker::known_good(pos, &mut moves, tt_move)
         } else {
-            Picker::new(pos, &mut moves, PackedMove::NONE, None)
+            Picker::new(pos, &mut moves, tt_move, None)
         };
+        let mut best_move = None;
         // By reference, as in `negamax`: the picker is not copied into the loop.
         for m in picker.by_ref() {
             let child = self.td.push_quiescence(pos, m);
@@ -73,12 +110,23 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.td.pv.update(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if self.use_tt {
+            let entry = TtEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: best,
+                eval: static_eval,
+                depth: 0,
+                bound: Bound::of_result(best, alpha_orig, beta),
+            };
+            self.tt.store_shallow(key, ply, entry);
         }
         best
     }

@@ -111,10 +111,13 @@ fn a_node_searched_without_a_move_scores_the_others_and_stores_nothing() {
                 stored
             })
             .count();
-        // Children of depth 1 or more are stored (quiescence stores nothing); the left-out
-        // move's child is not searched.
-        let expected = if depth >= 2 { moves.len() - 1 } else { 0 };
-        assert_eq!(stored_children, expected, "{i}");
+        // Children of depth 1 or more are stored; the left-out move's child is not searched
+        // (quiescence stores its nodes too, so at depth 1 some of the others are stored).
+        if depth >= 2 {
+            assert_eq!(stored_children, moves.len() - 1, "{i}");
+        } else {
+            assert!(stored_children < moves.len(), "{i}");
+        }
         compared += 1;
     }
     assert!(compared >= 20, "{compared}");

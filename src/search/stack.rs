@@ -142,14 +142,16 @@ impl SearchStack {
         self.keys.pop();
     }
 
-    /// A move in quiescence search, which looks for no repetitions and so pushes no key:
-    /// only the ply and whether the child is in check. Undone by `pop_quiescence`.
-    pub fn push_quiescence(&mut self, child_in_check: bool) {
+    /// A move in quiescence search, which looks for no repetitions: the child's `key` (for
+    /// the table), the ply and whether the child is in check. Undone by `pop_quiescence`.
+    pub fn push_quiescence(&mut self, child_in_check: bool, key: u64) {
+        self.keys.push(key);
         self.at_mut(self.ply + 1).in_check = child_in_check;
         self.ply += 1;
     }
 
     pub fn pop_quiescence(&mut self) {
+        self.keys.pop();
         self.ply -= 1;
     }
 
@@ -222,8 +224,8 @@ mod tests {
         s.pop();
         s.push_move(&game.pos, find(&game.pos, "a1a7"));
         assert!(!s.at(1).in_check);
-        s.push_quiescence(true);
-        assert!(s.at(2).in_check && s.ply() == 2);
+        s.push_quiescence(true, 77);
+        assert!(s.at(2).in_check && s.ply() == 2 && s.key() == 77);
         s.pop_quiescence();
         s.pop();
         assert_eq!((s.ply(), s.line_len()), (0, 1));

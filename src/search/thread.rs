@@ -11,6 +11,7 @@ use super::pv::PvTable;
 use super::score::MAX_PLY;
 use super::stack::SearchStack;
 use super::stats::Stats;
+use crate::basics::position::child_zobrist;
 use crate::eval::accumulator::{Accumulator, Changes};
 use crate::eval::nnue::Network;
 use crate::eval::{PawnCache, evaluate_with};
@@ -134,13 +135,14 @@ impl ThreadData {
         self.stack.pop();
     }
 
-    /// Plays a move in quiescence, which pushes no key (it never looks for repetitions)
-    /// but needs the child's ply, check and accumulator. Undone by `pop_quiescence`.
+    /// Plays a move in quiescence: the child's key (for the table), ply, check and
+    /// accumulator. Undone by `pop_quiescence`.
     #[inline]
     pub fn push_quiescence(&mut self, pos: &Chess, m: Move) -> Chess {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.stack.push_quiescence(child.is_check());
+        let key = child_zobrist(pos, self.stack.key(), m, &child);
+        self.stack.push_quiescence(child.is_check(), key);
         self.follow(pos.turn(), m);
         child
     }

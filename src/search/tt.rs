@@ -290,6 +290,17 @@ impl TranspositionTable {
         e.store(key, data);
     }
 
+    /// Stores a quiescence result (`entry`, of depth 0), but only over an empty entry,
+    /// another depth-0 one, or one from an earlier search: a deeper result of this search is
+    /// never lost to it.
+    pub fn store_shallow(&self, key: u64, ply: usize, entry: TtEntry) {
+        let (_, old) = self.entries[self.index(key)].peek();
+        let age = self.age.load(Ordering::Relaxed);
+        if old == 0 || unpack_depth(old) == 0 || unpack_age(old) != age {
+            self.store(key, ply, entry);
+        }
+    }
+
     /// Permille of sampled entries written by the current search, for `info hashfull`.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
@@ -319,6 +330,27 @@ mod tests {
             depth,
             bound,
         }
+    }
+
+    #[test]
+    fn a_quiescence_result_never_replaces_a_deeper_entry_of_this_search() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let key = 0x1234_5678_9ABC_DEF0;
+        tt.store(key, 0, entry(PackedMove::NONE, 50, 10, 6, Bound::Exact));
+        tt.store_shallow(key, 0, entry(PackedMove::NONE, -80, 10, 0, Bound::Upper));
+        assert_eq!(tt.probe(key, 0).map(|h| (h.score, h.depth)), Some((50, 6)));
+        // Over nothing, and over its own depth-0 entries, it is stored.
+        let other = 0x8FED_CBA9_8765_4321; // another slot
+        tt.store_shallow(other, 0, entry(PackedMove::NONE, 30, 10, 0, Bound::Lower));
+        tt.store_shallow(other, 0, entry(PackedMove::NONE, 40, 10, 0, Bound::Exact));
+        assert_eq!(
+            tt.probe(other, 0).map(|h| (h.score, h.depth)),
+            Some((40, 0))
+        );
+        // A deeper entry of an earlier search gives way.
+        tt.new_search();
+        tt.store_shallow(key, 0, entry(PackedMove::NONE, -80, 10, 0, Bound::Upper));
+        assert_eq!(tt.probe(key, 0).map(|h| (h.score, h.depth)), Some((-80, 0)));
     }
 
     #[test]
