@@ -287,7 +287,7 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1",
         ] {
-            let (c, r) = checked_search(&net, fen, 4);
+            let (c, r) = checked_search(&net, fen, 5);
             checks += c;
             refreshes += r;
         }
