@@ -258,6 +258,18 @@ impl TranspositionTable {
     /// this search that was searched deeper for another key is kept; the old move is kept
     /// when the new result has none for the same key.
     pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
+        self.write(key, ply, entry, false);
+    }
+
+    /// Stores a quiescence result (`entry`, of depth 0), but only over an empty entry,
+    /// another depth-0 one, or one from an earlier search: a deeper result of this search is
+    /// never lost to it.
+    pub fn store_shallow(&self, key: u64, ply: usize, entry: TtEntry) {
+        self.write(key, ply, entry, true);
+    }
+
+    /// `store` and `store_shallow`: one look at the old entry decides whether it gives way.
+    fn write(&self, key: u64, ply: usize, entry: TtEntry, shallow: bool) {
         let TtEntry {
             mv,
             score,
@@ -270,7 +282,13 @@ impl TranspositionTable {
         let age = self.age.load(Ordering::Relaxed);
         let same = old_key == key && old != 0;
         let depth = depth.clamp(0, 255);
-        if !same && old != 0 && unpack_age(old) == age && i32::from(unpack_depth(old)) > depth + 3 {
+        let this_search = old != 0 && unpack_age(old) == age;
+        let keep_old = if shallow {
+            this_search && unpack_depth(old) != 0
+        } else {
+            !same && this_search && i32::from(unpack_depth(old)) > depth + 3
+        };
+        if keep_old {
             return;
         }
         let mv = if mv.is_none() && same {
@@ -288,17 +306,6 @@ impl TranspositionTable {
             age,
         );
         e.store(key, data);
-    }
-
-    /// Stores a quiescence result (`entry`, of depth 0), but only over an empty entry,
-    /// another depth-0 one, or one from an earlier search: a deeper result of this search is
-    /// never lost to it.
-    pub fn store_shallow(&self, key: u64, ply: usize, entry: TtEntry) {
-        let (_, old) = self.entries[self.index(key)].peek();
-        let age = self.age.load(Ordering::Relaxed);
-        if old == 0 || unpack_depth(old) == 0 || unpack_age(old) != age {
-            self.store(key, ply, entry);
-        }
     }
 
     /// Permille of sampled entries written by the current search, for `info hashfull`.
