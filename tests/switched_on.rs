@@ -83,16 +83,28 @@ fn default_of(name: &str) -> i32 {
         .default
 }
 
+/// Sets the parameters it names back to their defaults when dropped, also when the test
+/// holding it fails: the next test (the lock is taken over from a failed one) then searches
+/// with the defaults, not with what the failed test had switched off.
+struct Restore<'a>(&'a [(&'a str, i32)]);
+
+impl Drop for Restore<'_> {
+    fn drop(&mut self) {
+        for &(p, _) in self.0 {
+            if let Some(q) = params::TABLE.iter().find(|q| q.name == p) {
+                let _ = params::set(p, q.default);
+            }
+        }
+    }
+}
+
 /// Runs `f` with the parameters set to the values given, then sets them back.
 fn with_params<T>(settings: &[(&str, i32)], f: impl FnOnce() -> T) -> T {
+    let _restore = Restore(settings);
     for &(p, v) in settings {
         params::set(p, v).unwrap();
     }
-    let out = f();
-    for &(p, _) in settings {
-        params::set(p, default_of(p)).unwrap();
-    }
-    out
+    f()
 }
 
 fn mates_are_found_with_their_scores() {
