@@ -83,24 +83,22 @@ fn default_of(name: &str) -> i32 {
         .default
 }
 
-/// Sets the parameters it names back to their defaults when dropped, also when the test
-/// holding it fails: the next test (the lock is taken over from a failed one) then searches
-/// with the defaults, not with what the failed test had switched off.
-struct Restore<'a>(&'a [(&'a str, i32)]);
+/// Sets each parameter it holds back to the value beside it (its default) when dropped, also
+/// when the test holding it fails: the next test (the lock is taken over from a failed one)
+/// then searches with the defaults, not with what the failed test had switched off.
+struct Restore<'a>(Vec<(&'a str, i32)>);
 
 impl Drop for Restore<'_> {
     fn drop(&mut self) {
-        for &(p, _) in self.0 {
-            if let Some(q) = params::TABLE.iter().find(|q| q.name == p) {
-                let _ = params::set(p, q.default);
-            }
+        for &(p, default) in &self.0 {
+            let _ = params::set(p, default);
         }
     }
 }
 
 /// Runs `f` with the parameters set to the values given, then sets them back.
 fn with_params<T>(settings: &[(&str, i32)], f: impl FnOnce() -> T) -> T {
-    let _restore = Restore(settings);
+    let _restore = Restore(settings.iter().map(|&(p, _)| (p, default_of(p))).collect());
     for &(p, v) in settings {
         params::set(p, v).unwrap();
     }

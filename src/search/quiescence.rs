@@ -63,15 +63,8 @@ impl Searcher<'_> {
             };
             best = static_eval;
             if best >= beta {
-                if self.use_tt && hit.is_none() {
-                    let entry = TtEntry {
-                        mv: PackedMove::NONE,
-                        score: best,
-                        eval: static_eval,
-                        depth: 0,
-                        bound: Bound::Lower,
-                    };
-                    self.tt.store_shallow(key, ply, entry);
+                if hit.is_none() {
+                    self.store_quiescence(key, PackedMove::NONE, best, static_eval, Bound::Lower);
                 }
                 return best;
             }
@@ -118,16 +111,25 @@ impl Searcher<'_> {
                 }
             }
         }
-        if self.use_tt {
-            let entry = TtEntry {
-                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
-                score: best,
-                eval: static_eval,
-                depth: 0,
-                bound: Bound::of_result(best, alpha_orig, beta),
-            };
-            self.tt.store_shallow(key, ply, entry);
-        }
+        let mv = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        let bound = Bound::of_result(best, alpha_orig, beta);
+        self.store_quiescence(key, mv, best, static_eval, bound);
         best
+    }
+
+    /// Stores a result of quiescence at the current ply, at depth 0 (`store_shallow`: never
+    /// over a deeper entry of this search), when the table is in use.
+    fn store_quiescence(&self, key: u64, mv: PackedMove, score: i32, eval: i32, bound: Bound) {
+        if !self.use_tt {
+            return;
+        }
+        let entry = TtEntry {
+            mv,
+            score,
+            eval,
+            depth: 0,
+            bound,
+        };
+        self.tt.store_shallow(key, self.td.stack.ply(), entry);
     }
 }
