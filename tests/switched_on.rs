@@ -272,3 +272,50 @@ fn pruning_near_the_leaves_and_table_cuts_happen_in_the_bench_positions() {
         assert!(total(&stats, event) > 0, "no {event:?}");
     }
 }
+
+/// Each selective part is counted at the depths it acts at and at no other: in the bench
+/// positions each acts at some depth within its bound (the `*_max_depth` or `*_min_depth`
+/// parameter) and at none beyond it; nodes are counted from depth 1 up.
+#[test]
+fn each_part_is_counted_only_at_the_depths_its_parameter_allows() {
+    let _one = one_at_a_time();
+    let (_, stats) = bench_searches();
+    let mut all = Stats::default();
+    for s in &stats {
+        all.merge(s);
+    }
+    let by_depth = |event: Event| -> Vec<u64> {
+        (0..ferrum::search::stats::DEPTHS)
+            .map(|d| all.count_at(event, d))
+            .collect()
+    };
+    // (event, parameter, whether the parameter is the deepest depth it acts at or the
+    // shallowest)
+    for (event, param, at_most) in [
+        (Event::LateMovePruned, "lmp_max_depth", true),
+        (Event::FutilityPruned, "futility_max_depth", true),
+        (Event::ReverseFutilityCut, "rfp_max_depth", true),
+        (Event::ExchangePruned, "see_prune_max_depth", true),
+        (Event::NullMoveCut, "null_min_depth", false),
+        (Event::InternalReduction, "iir_min_depth", false),
+        (Event::Reduced, "lmr_min_depth", false),
+    ] {
+        let bound = default_of(param) as usize;
+        let counts = by_depth(event);
+        let (within, beyond): (Vec<_>, Vec<_>) = counts
+            .iter()
+            .enumerate()
+            .partition(|&(d, _)| if at_most { d <= bound } else { d >= bound });
+        assert!(
+            within.iter().any(|&(_, &c)| c > 0),
+            "{event:?} never within {param} = {bound}: {counts:?}"
+        );
+        assert!(
+            beyond.iter().all(|&(_, &c)| c == 0),
+            "{event:?} beyond {param} = {bound}: {counts:?}"
+        );
+    }
+    // A node left with no depth is quiescence's, which is not counted.
+    assert_eq!(all.count_at(Event::Node, 0), 0);
+    assert!(all.count_at(Event::Node, 1) > 0);
+}

@@ -30,6 +30,10 @@ pub struct BenchArgs {
     /// the build's signature
     #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    /// Print, instead of the node count, how often each pruning, reduction and extension
+    /// acted at each depth left (a Markdown table; needs the tuning build, `make TUNE=1`)
+    #[arg(long)]
+    pub pruning: bool,
     #[command(flatten)]
     pub net: NetArgs,
 }
@@ -67,16 +71,29 @@ impl NetArgs {
     }
 }
 
-/// Prints a line per position and `<nodes> nodes <nps> nps` last; with a net, a line naming
-/// it first (its node count is that net's signature).
+/// Prints a line per position and `<nodes> nodes <nps> nps` last, or with `--pruning` the
+/// table of what the selective search did by depth; with a net, a line naming it first (its
+/// node count is that net's signature).
 pub fn bench(args: BenchArgs) -> Result<(), String> {
+    if args.pruning && !crate::search::stats::Stats::counting() {
+        return Err(
+            "bench --pruning: this build counts nothing; build it with `make TUNE=1` \
+             (cargo build --release --features tune)"
+                .to_string(),
+        );
+    }
     let net = args.net.load().map_err(|e| format!("bench: {e}"))?;
     let out = Out::stdout();
     if let Some(n) = &net {
         out.line(&format!("nnue: {}", n.describe()));
     }
     let stop = crate::search::time::StopToken::detached();
-    crate::measure::bench::run(args.depth, net.as_ref().map(|n| &n.net), &out, &stop);
+    let net = net.as_ref().map(|n| &n.net);
+    if args.pruning {
+        crate::measure::bench::pruning(args.depth, net, &out, &stop);
+    } else {
+        crate::measure::bench::run(args.depth, net, &out, &stop);
+    }
     out.checked()
 }
 

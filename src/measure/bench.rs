@@ -8,6 +8,7 @@ use std::time::Instant;
 use crate::basics::position::Game;
 use crate::eval::nnue::Network;
 use crate::search::driver;
+use crate::search::stats::{DEPTHS, Event, Stats};
 use crate::search::time::{Clock, Limits, StopToken};
 use crate::search::tt::TranspositionTable;
 use crate::uci::output::Out;
@@ -20,11 +21,13 @@ pub use crate::basics::positions::POSITIONS;
 
 /// Searches every bench position to `depth`, evaluating with `net` when given, until `stop`
 /// says stop; returns (nodes, elapsed ms, and when stopped, the positions searched before).
+/// What the selective parts of the search did is added to `stats` (a tuning build counts it).
 pub fn bench(
     depth: u32,
     net: Option<&Arc<Network>>,
     out: Option<&Out>,
     stop: &StopToken,
+    stats: &mut Stats,
 ) -> (u64, u64, Option<usize>) {
     let mut total = 0;
     let start = Instant::now();
@@ -45,6 +48,7 @@ pub fn bench(
         let clock = Clock::unlimited(stop.clone());
         let result = driver::search_with_net(&game, &limits, &tt, &clock, net, &mut |_| {});
         total += result.last.nodes;
+        stats.merge(&result.stats);
         if stop.stop_requested() {
             return (total, start.elapsed().as_millis() as u64, Some(i));
         }
@@ -63,7 +67,9 @@ pub fn bench(
 /// `bench [depth]`: per-position lines, then `<nodes> nodes <nps> nps` as the last line; or,
 /// stopped by `stop` (UCI's `stop` or `quit`), an `info string` that says so, no signature.
 pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &StopToken) {
-    let (nodes, ms, stopped) = bench(depth.unwrap_or(DEFAULT_DEPTH), net, Some(out), stop);
+    let mut stats = Stats::default();
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let (nodes, ms, stopped) = bench(depth, net, Some(out), stop, &mut stats);
     if let Some(searched) = stopped {
         out.info_string(&format!(
             "bench stopped after {searched} of {} positions ({nodes} nodes)",
@@ -71,5 +77,135 @@ pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &Sto
         ));
     } else {
         out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
+    }
+}
+
+/// `bench --pruning`: the bench positions searched to `depth`, then a table of how often each
+/// selective part of the search acted at each depth left (a tuning build's counts, summed
+/// over the positions). Node events are per 100 nodes of that depth, move events per node.
+pub fn pruning(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &StopToken) {
+    let mut stats = Stats::default();
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let (nodes, _, stopped) = bench(depth, net, None, stop, &mut stats);
+    if let Some(searched) = stopped {
+        out.info_string(&format!(
+            "bench stopped after {searched} of {} positions ({nodes} nodes)",
+            POSITIONS.len()
+        ));
+        return;
+    }
+    for line in pruning_table(&stats, nodes) {
+        out.line(&line);
+    }
+}
+
+/// Columns of the pruning table: the event, its heading, and whether it is counted per 100
+/// nodes (node events) or per node (move events, which can be many at one node).
+const COLUMNS: [(Event, &str, bool); 13] = [
+    (Event::TableCut, "table cut %", true),
+    (Event::ReverseFutilityCut, "reverse futility %", true),
+    (Event::NullMoveCut, "null move cut %", true),
+    (Event::InternalReduction, "IIR %", true),
+    (Event::SingularExtension, "singular ext %", true),
+    (Event::MultiCut, "multi-cut %", true),
+    (Event::CheckExtension, "check ext %", true),
+    (Event::LateMovePruned, "late moves pruned / node", false),
+    (Event::FutilityPruned, "futile moves pruned / node", false),
+    (Event::ExchangePruned, "exchange pruned / node", false),
+    (Event::Reduced, "reduced / node", false),
+    (
+        Event::ReducedLessByHistory,
+        "reduced less by history / node",
+        false,
+    ),
+    (
+        Event::ReducedMoreByHistory,
+        "reduced more by history / node",
+        false,
+    ),
+];
+
+/// The pruning table as Markdown lines: a row per depth left that saw a node, then totals.
+/// `nodes` is the search's own count (quiescence nodes included), for the share of them
+/// the main search's nodes are.
+pub fn pruning_table(stats: &Stats, nodes: u64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut heading = String::from("| depth | nodes |");
+    let mut rule = String::from("| ---: | ---: |");
+    for (_, name, _) in COLUMNS {
+        heading.push_str(&format!(" {name} |"));
+        rule.push_str(" ---: |");
+    }
+    lines.push(heading);
+    lines.push(rule);
+    let row = |label: String, count: &dyn Fn(Event) -> u64| {
+        let n = count(Event::Node);
+        let mut row = format!("| {label} | {n} |");
+        for (event, _, per_hundred) in COLUMNS {
+            let c = count(event) as f64;
+            let value = if n == 0 {
+                0.0
+            } else if per_hundred {
+                100.0 * c / n as f64
+            } else {
+                c / n as f64
+            };
+            row.push_str(&format!(" {value:.2} |"));
+        }
+        row
+    };
+    for d in 0..DEPTHS {
+        if stats.count_at(Event::Node, d) == 0 {
+            continue;
+        }
+        let label = if d == DEPTHS - 1 {
+            format!("{d}+")
+        } else {
+            d.to_string()
+        };
+        lines.push(row(label, &|e| stats.count_at(e, d)));
+    }
+    lines.push(row("all".to_string(), &|e| stats.count(e)));
+    let main = stats.count(Event::Node);
+    lines.push(String::new());
+    lines.push(format!(
+        "{main} of {nodes} nodes were the main search's ({:.1}%), the rest quiescence's.",
+        100.0 * main as f64 / nodes.max(1) as f64
+    ));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pruning_table_gives_rates_per_node_of_each_depth() {
+        let mut stats = Stats::default();
+        for _ in 0..4 {
+            stats.add(Event::Node, 3);
+        }
+        stats.add(Event::NullMoveCut, 3);
+        for _ in 0..6 {
+            stats.add(Event::LateMovePruned, 3);
+        }
+        let lines = pruning_table(&stats, 10);
+        if !Stats::counting() {
+            // Nothing counted: the table has its headings and totals only.
+            assert_eq!(lines.len(), 5);
+            return;
+        }
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with("| 3 |"))
+            .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>());
+        let Some(row) = row else {
+            panic!("no row for depth 3 in {lines:?}");
+        };
+        // | 3 | 4 | table | rfp | null ... : null move cuts at 1 node in 4, 1.5 late moves a node.
+        assert_eq!(row[2], "4");
+        assert_eq!(row[5], "25.00");
+        assert_eq!(row[10], "1.50");
+        assert!(lines.last().is_some_and(|l| l.starts_with("4 of 10 nodes")));
     }
 }

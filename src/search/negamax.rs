@@ -80,7 +80,8 @@ impl Searcher<'_> {
         // are not cut off at the horizon. Not again in a search without one of the moves
         // (singular extensions): the node's depth already has it.
         let depth = if in_check && self.prune && excluded.is_none() {
-            self.td.stats.add(Event::CheckExtension);
+            // Counted at the depth the node is searched at, as its `Node` is.
+            self.td.stats.add(Event::CheckExtension, depth + 1);
             depth + 1
         } else {
             depth
@@ -89,6 +90,7 @@ impl Searcher<'_> {
             return self.quiescence(pos, alpha, beta);
         }
         self.visit();
+        self.td.stats.add(Event::Node, depth);
         if self.stopped {
             return DRAW;
         }
@@ -114,7 +116,7 @@ impl Searcher<'_> {
             && hit.depth >= depth
             && hit.bound.decides(hit.score, alpha, beta)
         {
-            self.td.stats.add(Event::TableCut);
+            self.td.stats.add(Event::TableCut, depth);
             return hit.score;
         }
 
@@ -198,14 +200,14 @@ impl Searcher<'_> {
             && beta.abs() < MATE_BOUND
             && estimate - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
-            self.td.stats.add(Event::ReverseFutilityCut);
+            self.td.stats.add(Event::ReverseFutilityCut, depth);
             return estimate;
         }
         if !N::ROOT
             && excluded.is_none()
             && let Some(score) = self.null_move(pos, depth, beta, estimate)
         {
-            self.td.stats.add(Event::NullMoveCut);
+            self.td.stats.add(Event::NullMoveCut, depth);
             return score;
         }
         // Stopped inside the null-move search: no node more may be visited.
@@ -216,7 +218,7 @@ impl Searcher<'_> {
         // shallower search finds one for the next iteration.
         let depth =
             if !N::ROOT && self.prune && depth >= params::iir_min_depth() && tt_move.is_none() {
-                self.td.stats.add(Event::InternalReduction);
+                self.td.stats.add(Event::InternalReduction, depth);
                 depth - 1
             } else {
                 depth
@@ -292,7 +294,7 @@ impl Searcher<'_> {
                     params::see_capture_margin(),
                 )
             {
-                self.td.stats.add(Event::ExchangePruned);
+                self.td.stats.add(Event::ExchangePruned, depth);
                 continue;
             }
             let pruned = if late {
@@ -305,13 +307,13 @@ impl Searcher<'_> {
                 if futile {
                     node.score = node.score.max(estimate + params::futility_margin() * depth);
                 }
-                self.td.stats.add(pruned);
+                self.td.stats.add(pruned, depth);
                 continue;
             }
             let child = self.td.push_move(pos, m);
             self.tt.prefetch(self.td.stack.key());
             if (late || futile) && !self.td.stack.at(ply + 1).in_check {
-                self.td.stats.add(pruned);
+                self.td.stats.add(pruned, depth);
                 self.td.pop_move();
                 if futile {
                     // Fail-soft: the skipped move might have been worth up to this much, so
@@ -429,10 +431,10 @@ impl Searcher<'_> {
         if self.stopped {
             Singular::Stopped
         } else if score < singular_beta {
-            self.td.stats.add(Event::SingularExtension);
+            self.td.stats.add(Event::SingularExtension, depth);
             Singular::Extend
         } else if singular_beta >= beta {
-            self.td.stats.add(Event::MultiCut);
+            self.td.stats.add(Event::MultiCut, depth);
             Singular::Cut(singular_beta)
         } else {
             Singular::No
@@ -484,9 +486,9 @@ impl Searcher<'_> {
             if Stats::counting() {
                 let without = r.clamp(0, most);
                 if reduction < without {
-                    self.td.stats.add(Event::ReducedLessByHistory);
+                    self.td.stats.add(Event::ReducedLessByHistory, depth);
                 } else if reduction > without {
-                    self.td.stats.add(Event::ReducedMoreByHistory);
+                    self.td.stats.add(Event::ReducedMoreByHistory, depth);
                 }
             }
             reduction
@@ -494,7 +496,7 @@ impl Searcher<'_> {
             0
         };
         if reduction > 0 {
-            self.td.stats.add(Event::Reduced);
+            self.td.stats.add(Event::Reduced, depth);
         }
         let reduced = depth - 1 - reduction;
         let mut s = -self.negamax::<NonPv>(child, -alpha - 1, -alpha, reduced);
