@@ -298,7 +298,6 @@ fn each_part_is_counted_only_at_the_depths_its_parameter_allows() {
         (Event::ExchangePruned, "see_prune_max_depth", true),
         (Event::NullMoveCut, "null_min_depth", false),
         (Event::InternalReduction, "iir_min_depth", false),
-        (Event::Reduced, "lmr_min_depth", false),
     ] {
         let bound = default_of(param) as usize;
         let counts = by_depth(event);

@@ -82,7 +82,8 @@ pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &Sto
 
 /// `bench --pruning`: the bench positions searched to `depth`, then a table of how often each
 /// selective part of the search acted at each depth left (a tuning build's counts, summed
-/// over the positions). Node events are per 100 nodes of that depth, move events per node.
+/// over the positions). Node events are per 100 nodes that came with that depth, move events
+/// per node that searched its moves at that depth.
 pub fn pruning(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &StopToken) {
     let mut stats = Stats::default();
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
@@ -99,39 +100,67 @@ pub fn pruning(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: 
     }
 }
 
-/// Columns of the pruning table: the event, its heading, and whether it is counted per 100
-/// nodes (node events) or per node (move events, which can be many at one node).
-const COLUMNS: [(Event, &str, bool); 13] = [
-    (Event::TableCut, "table cut %", true),
-    (Event::ReverseFutilityCut, "reverse futility %", true),
-    (Event::NullMoveCut, "null move cut %", true),
-    (Event::InternalReduction, "IIR %", true),
-    (Event::SingularExtension, "singular ext %", true),
-    (Event::MultiCut, "multi-cut %", true),
-    (Event::CheckExtension, "check ext %", true),
-    (Event::LateMovePruned, "late moves pruned / node", false),
-    (Event::FutilityPruned, "futile moves pruned / node", false),
-    (Event::ExchangePruned, "exchange pruned / node", false),
-    (Event::Reduced, "reduced / node", false),
+/// Columns of the pruning table: the event, its heading, and what it is set beside: the
+/// nodes that came with the row's depth (node events, per 100) or the nodes that searched
+/// their moves at it (move events, which can be many at one node; per node).
+const COLUMNS: [(Event, &str, Per); 13] = [
+    (Event::TableCut, "table cut %", Per::HundredNodes),
+    (
+        Event::ReverseFutilityCut,
+        "reverse futility %",
+        Per::HundredNodes,
+    ),
+    (Event::NullMoveCut, "null move cut %", Per::HundredNodes),
+    (Event::InternalReduction, "IIR %", Per::HundredNodes),
+    (
+        Event::SingularExtension,
+        "singular ext %",
+        Per::HundredNodes,
+    ),
+    (Event::MultiCut, "multi-cut %", Per::HundredNodes),
+    (Event::CheckExtension, "check ext %", Per::HundredNodes),
+    (
+        Event::LateMovePruned,
+        "late moves pruned / move loop",
+        Per::MoveLoop,
+    ),
+    (
+        Event::FutilityPruned,
+        "futile moves pruned / move loop",
+        Per::MoveLoop,
+    ),
+    (
+        Event::ExchangePruned,
+        "exchange pruned / move loop",
+        Per::MoveLoop,
+    ),
+    (Event::Reduced, "reduced / move loop", Per::MoveLoop),
     (
         Event::ReducedLessByHistory,
-        "reduced less by history / node",
-        false,
+        "reduced less by history / move loop",
+        Per::MoveLoop,
     ),
     (
         Event::ReducedMoreByHistory,
-        "reduced more by history / node",
-        false,
+        "reduced more by history / move loop",
+        Per::MoveLoop,
     ),
 ];
+
+/// What a column of the pruning table is divided by.
+#[derive(Clone, Copy)]
+enum Per {
+    HundredNodes,
+    MoveLoop,
+}
 
 /// The pruning table as Markdown lines: a row per depth left that saw a node, then totals.
 /// `nodes` is the search's own count (quiescence nodes included), for the share of them
 /// the main search's nodes are.
 pub fn pruning_table(stats: &Stats, nodes: u64) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut heading = String::from("| depth | nodes |");
-    let mut rule = String::from("| ---: | ---: |");
+    let mut heading = String::from("| depth | nodes | move loops |");
+    let mut rule = String::from("| ---: | ---: | ---: |");
     for (_, name, _) in COLUMNS {
         heading.push_str(&format!(" {name} |"));
         rule.push_str(" ---: |");
@@ -139,23 +168,24 @@ pub fn pruning_table(stats: &Stats, nodes: u64) -> Vec<String> {
     lines.push(heading);
     lines.push(rule);
     let row = |label: String, count: &dyn Fn(Event) -> u64| {
-        let n = count(Event::Node);
-        let mut row = format!("| {label} | {n} |");
-        for (event, _, per_hundred) in COLUMNS {
-            let c = count(event) as f64;
-            let value = if n == 0 {
+        let (n, loops) = (count(Event::Node), count(Event::MoveLoop));
+        let mut row = format!("| {label} | {n} | {loops} |");
+        for (event, _, per) in COLUMNS {
+            let (scale, base) = match per {
+                Per::HundredNodes => (100.0, n),
+                Per::MoveLoop => (1.0, loops),
+            };
+            let value = if base == 0 {
                 0.0
-            } else if per_hundred {
-                100.0 * c / n as f64
             } else {
-                c / n as f64
+                scale * count(event) as f64 / base as f64
             };
             row.push_str(&format!(" {value:.2} |"));
         }
         row
     };
     for d in 0..DEPTHS {
-        if stats.count_at(Event::Node, d) == 0 {
+        if stats.count_at(Event::Node, d) == 0 && stats.count_at(Event::MoveLoop, d) == 0 {
             continue;
         }
         let label = if d == DEPTHS - 1 {
@@ -180,12 +210,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_pruning_table_gives_rates_per_node_of_each_depth() {
+    fn the_pruning_table_sets_node_events_beside_nodes_and_move_events_beside_move_loops() {
         let mut stats = Stats::default();
         for _ in 0..4 {
             stats.add(Event::Node, 3);
         }
         stats.add(Event::NullMoveCut, 3);
+        // Two of the four searched their moves at depth 3, one (an internal reduction) at 2.
+        stats.add(Event::MoveLoop, 3);
+        stats.add(Event::MoveLoop, 3);
+        stats.add(Event::MoveLoop, 2);
         for _ in 0..6 {
             stats.add(Event::LateMovePruned, 3);
         }
@@ -195,17 +229,22 @@ mod tests {
             assert_eq!(lines.len(), 5);
             return;
         }
-        let row = lines
-            .iter()
-            .find(|l| l.starts_with("| 3 |"))
-            .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>());
-        let Some(row) = row else {
-            panic!("no row for depth 3 in {lines:?}");
+        let cells = |depth: &str| {
+            lines
+                .iter()
+                .find(|l| l.starts_with(&format!("| {depth} |")))
+                .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>())
         };
-        // | 3 | 4 | table | rfp | null ... : null move cuts at 1 node in 4, 1.5 late moves a node.
-        assert_eq!(row[2], "4");
-        assert_eq!(row[5], "25.00");
-        assert_eq!(row[10], "1.50");
+        let (Some(row3), Some(row2)) = (cells("3"), cells("2")) else {
+            panic!("no rows for depths 3 and 2 in {lines:?}");
+        };
+        // | 3 | nodes | loops | table | rfp | null ... | late ...: null move cuts at 1 node
+        // in 4, 3 late moves pruned a move loop.
+        assert_eq!((row3[2], row3[3]), ("4", "2"));
+        assert_eq!(row3[6], "25.00");
+        assert_eq!(row3[11], "3.00");
+        // A depth with move loops but no nodes of its own still has its row.
+        assert_eq!((row2[2], row2[3]), ("0", "1"));
         assert!(lines.last().is_some_and(|l| l.starts_with("4 of 10 nodes")));
     }
 }

@@ -224,6 +224,7 @@ impl Searcher<'_> {
                 depth
             };
 
+        self.td.stats.add(Event::MoveLoop, depth);
         let mut moves = pos.legal_moves();
         if N::ROOT {
             let candidates = &self.root_candidates;
