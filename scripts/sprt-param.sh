@@ -25,10 +25,17 @@
 # net screens' settings (docs/nets.md): resigned when both engines score the game beyond
 # 1000 cp for 5 moves each, drawn when both stay within 8 cp for 10 moves once each engine has
 # played 40 moves out of the book: shorter games, so more of them an hour. A journal started
-# without it resumes only without it, and one started with it only with it.
+# without it resumes only without it, and one started with it only with it. CORE=N pins the
+# whole run (builds, referee, engines) to that core with taskset, e.g. CORE=1 beside datagen
+# on core 0.
 set -euo pipefail
 
 die() { echo "sprt-param.sh: error: $*" >&2; exit 2; }
+if [[ -n "${CORE:-}" && -z "${SPRT_PINNED:-}" ]]; then
+  command -v taskset >/dev/null || die "CORE=$CORE needs taskset"
+  [[ "$CORE" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "bad CORE '$CORE' (a core number, or several joined by commas)"
+  SPRT_PINNED=1 exec taskset -c "$CORE" "$0" "$@"
+fi
 [[ $# -ge 4 ]] || die "usage: $0 NAME COMMIT SEED CHANGE [CHANGE ...] (CHANGE: a .patch file or PARAM=VALUE)"
 name=$1 commit=$2 seed=$3
 [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "bad name '$name'"
