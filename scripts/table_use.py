@@ -22,7 +22,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-DEFAULT_BOOK = Path(__file__).resolve().parent.parent / "data" / "books" / "8moves_v3.epd"
+from match import DEFAULT_BOOK, UsageError, load_book, opening_fen
 
 
 def parse_tc(text):
@@ -35,22 +35,19 @@ def parse_tc(text):
 
 
 def openings(path, count, seed):
+    """`count` openings of the book drawn at random (seeded), as boards."""
     try:
-        lines = [l.strip() for l in Path(path).read_text().splitlines() if l.strip()]
-    except OSError as e:
-        raise SystemExit(f"table_use.py: cannot read the book {path}: {e}")
+        book = load_book(path)
+    except UsageError as e:
+        raise SystemExit(f"table_use.py: {e}")
     rng = random.Random(seed)
     picked = []
     for _ in range(count):
-        line = rng.choice(lines)
-        t = line.split()
-        # A line holds a whole FEN, or its first four fields and EPD operations.
-        fen = " ".join(t[:6]) if len(t) >= 6 and t[4].isdigit() and t[5].isdigit() \
-            else " ".join(t[:4]) + " 0 1"
+        number, line = rng.choice(book)
         try:
-            picked.append(chess.Board(fen))
-        except ValueError:
-            raise SystemExit(f"table_use.py: a book line is not a position: {line!r}")
+            picked.append(chess.Board(opening_fen(line)))
+        except ValueError as e:
+            raise SystemExit(f"table_use.py: book line {number} is not an opening: {e}")
     return picked
 
 
@@ -103,6 +100,7 @@ def main():
     names = [Path(e).name for e in args.engine]
     if names[0] == names[1]:
         names = [names[0] + "-1", names[1] + "-2"]
+    boards = openings(args.book, args.games, args.seed)
     engines = []
     try:
         for path in args.engine:
@@ -110,7 +108,7 @@ def main():
             e.configure({k: v for k, v in options.items() if k in e.options})
             engines.append(e)
         moves = []
-        for g, board in enumerate(openings(args.book, args.games, args.seed)):
+        for g, board in enumerate(boards):
             order = [0, 1] if g % 2 == 0 else [1, 0]
             outcome = play([engines[i] for i in order], [names[i] for i in order],
                            board, tc, moves, g)

@@ -71,13 +71,18 @@ pub fn run(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: &Sto
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let (nodes, ms, stopped) = bench(depth, net, Some(out), stop, &mut stats);
     if let Some(searched) = stopped {
-        out.info_string(&format!(
-            "bench stopped after {searched} of {} positions ({nodes} nodes)",
-            POSITIONS.len()
-        ));
+        say_stopped(out, searched, nodes);
     } else {
         out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
     }
+}
+
+/// The `info string` of a bench stopped after `searched` positions and `nodes` nodes.
+fn say_stopped(out: &Out, searched: usize, nodes: u64) {
+    out.info_string(&format!(
+        "bench stopped after {searched} of {} positions ({nodes} nodes)",
+        POSITIONS.len()
+    ));
 }
 
 /// `bench --pruning`: the bench positions searched to `depth`, then a table of how often each
@@ -89,10 +94,7 @@ pub fn pruning(depth: Option<u32>, net: Option<&Arc<Network>>, out: &Out, stop: 
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let (nodes, _, stopped) = bench(depth, net, None, stop, &mut stats);
     if let Some(searched) = stopped {
-        out.info_string(&format!(
-            "bench stopped after {searched} of {} positions ({nodes} nodes)",
-            POSITIONS.len()
-        ));
+        say_stopped(out, searched, nodes);
         return;
     }
     for line in pruning_table(&stats, nodes) {
