@@ -159,37 +159,32 @@ fn each_part_that_passed_its_sprt_acts_when_on_and_not_when_off() {
     assert_eq!(bench_searches().0, nodes, "the parameters did not go back");
 }
 
-/// WAC.049: Qxh7+ wins. With singular extensions (n5b evaluating) the search
-/// finds it at depth 8; without them, not before depth 10.
+/// WAC.018: Rh8 wins the rook (Rxa7 Rh7+). With singular extensions (n5b evaluating) the
+/// search finds it at depth 9; without them, not before depth 10. (WAC.049 showed two plies
+/// until a fail-low node kept the table's move; now both searches find Qxh7+ at depth 12.)
 #[test]
-fn singular_extensions_find_a_forced_win_two_plies_sooner() {
+fn singular_extensions_find_a_forced_win_a_ply_sooner() {
     let _one = one_at_a_time();
-    let wac49 = "2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1";
-    assert_eq!(best_with_net(wac49, 8).as_deref(), Some("h5h7"));
+    let wac18 = "R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1";
+    assert_eq!(best_with_net(wac18, 9).as_deref(), Some("a8h8"));
     with_params(&[("singular_min_depth", 64)], || {
-        for depth in [8, 9] {
-            assert_ne!(
-                best_with_net(wac49, depth).as_deref(),
-                Some("h5h7"),
-                "{depth}"
-            );
-        }
-        assert_eq!(best_with_net(wac49, 10).as_deref(), Some("h5h7"));
+        assert_ne!(best_with_net(wac18, 9).as_deref(), Some("a8h8"));
+        assert_eq!(best_with_net(wac18, 10).as_deref(), Some("a8h8"));
     });
 }
 
-/// WAC.130: Qh6 or Qh8 wins. Exchange pruning skips the moves that lose material by
-/// exchange near the leaves, and the search finds the win at depth 7; without it, not before
-/// depth 8 (10 before quiescence probed the table).
+/// WAC.248: Qc5+ wins. Exchange pruning skips the moves that lose material by exchange
+/// near the leaves, and the search finds the win at depth 7; without it, not before depth 8.
+/// (WAC.130 showed this until a fail-low node kept the table's move; now the search without
+/// exchange pruning finds Qh6 there first, at depth 10.)
 #[test]
 fn exchange_pruning_finds_a_win_a_ply_sooner() {
     let _one = one_at_a_time();
-    let wac130 = "6k1/1pp3q1/5r2/1PPp4/3P1pP1/3Qn2P/3B4/4R1K1 b - - 0 1";
-    let wins = |best: Option<String>| matches!(best.as_deref(), Some("g7h6" | "g7h8"));
-    assert!(wins(best_with_net(wac130, 7)));
+    let wac248 = "5r1k/1p4pp/3q4/3Pp1R1/8/8/PP4PP/4Q1K1 b - - 0 1";
+    assert_eq!(best_with_net(wac248, 7).as_deref(), Some("d6c5"));
     with_params(&[("see_prune_max_depth", 0)], || {
-        assert!(!wins(best_with_net(wac130, 7)));
-        assert!(wins(best_with_net(wac130, 8)));
+        assert_ne!(best_with_net(wac248, 7).as_deref(), Some("d6c5"));
+        assert_eq!(best_with_net(wac248, 8).as_deref(), Some("d6c5"));
     });
 }
 

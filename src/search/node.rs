@@ -138,12 +138,19 @@ impl Searcher<'_> {
         if !self.use_tt {
             return;
         }
+        let bound = Bound::of_result(node.score, node.alpha_orig, beta);
+        // A node that failed low stores no move, so the table keeps the move it had for the
+        // position: a fail-low node's best move is only the least bad.
+        let mv = match node.mv {
+            Some(m) if bound != Bound::Upper => PackedMove::new(m),
+            _ => PackedMove::NONE,
+        };
         let entry = TtEntry {
-            mv: node.mv.map_or(PackedMove::NONE, PackedMove::new),
+            mv,
             score: node.score,
             eval: static_eval,
             depth,
-            bound: Bound::of_result(node.score, node.alpha_orig, beta),
+            bound,
         };
         self.tt.store(key, self.td.stack.ply(), entry);
     }
