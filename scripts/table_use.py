@@ -7,8 +7,8 @@ Medians are printed by stretches of ten moves, for each engine; `--json FILE` ke
     python3 scripts/table_use.py --engine target/release/ferrum \
         --engine /usr/games/ethereal-chess --tc 20+0.2 --games 2
 
-The clocks are kept here (wall time of each search, the increment added after it); a side
-whose clock runs out loses, and the game is then ended. Games end at mate, stalemate, the
+The clocks are `clock.py`'s, as in matches (wall time of each search; `--tc` takes the same
+`[moves/]base[+inc]`); a side whose clock runs out loses, and the game is then ended. Games end at mate, stalemate, the
 fifty-move rule, threefold repetition, insufficient material or move 200.
 """
 import argparse
@@ -22,16 +22,8 @@ from pathlib import Path
 import chess
 import chess.engine
 
+from clock import Clock, parse_tc
 from match import DEFAULT_BOOK, UsageError, load_book, opening_fen
-
-
-def parse_tc(text):
-    """'20+0.2' -> (20.0, 0.2); '10' -> (10.0, 0.0)."""
-    base, _, inc = text.partition("+")
-    try:
-        return float(base), float(inc or 0)
-    except ValueError:
-        raise SystemExit(f"table_use.py: bad --tc {text!r} (expected seconds[+increment])")
 
 
 def openings(path, count, seed):
@@ -53,19 +45,18 @@ def openings(path, count, seed):
 
 def play(engines, names, board, tc, moves, game):
     """Plays one game from `board`; engines[0] has White. Appends a row per move to `moves`."""
-    clocks = [tc[0], tc[0]]
+    clocks = [Clock(tc), Clock(tc)]
     while not board.is_game_over(claim_draw=True) and board.fullmove_number <= 200:
         side = 0 if board.turn == chess.WHITE else 1
-        limit = chess.engine.Limit(white_clock=clocks[0], black_clock=clocks[1],
-                                   white_inc=tc[1], black_inc=tc[1])
+        limit = chess.engine.Limit(white_clock=clocks[0].remaining, black_clock=clocks[1].remaining,
+                                   white_inc=tc.inc, black_inc=tc.inc,
+                                   remaining_moves=clocks[side].movestogo())
         start = time.monotonic()
         # A new `game` key makes python-chess send ucinewgame before the game's first search.
         result = engines[side].play(board, limit, game=game, info=chess.engine.INFO_BASIC)
         used = time.monotonic() - start
-        clocks[side] -= used
-        if clocks[side] < 0:
+        if clocks[side].spend(used, tolerance=0.0):
             return f"{names[side]} lost on time"
-        clocks[side] += tc[1]
         info = result.info
         moves.append({"engine": names[side], "move": board.fullmove_number,
                       "hashfull": info.get("hashfull"), "depth": info.get("depth"),
@@ -82,7 +73,7 @@ def main():
                    help="an engine (give two)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a UCI option for both engines (default: Hash=16)")
-    p.add_argument("--tc", default="20+0.2", help="seconds[+increment] (default: %(default)s)")
+    p.add_argument("--tc", default="20+0.2", help="[moves/]seconds[+increment] (default: %(default)s)")
     p.add_argument("--games", type=int, default=2, help="games (default: %(default)s)")
     p.add_argument("--book", default=str(DEFAULT_BOOK), help="EPD openings")
     p.add_argument("--seed", type=int, default=1, help="opening choice (default: %(default)s)")
@@ -96,7 +87,10 @@ def main():
         if not sep:
             p.error(f"--option {o!r}: expected NAME=VALUE")
         options[name] = value
-    tc = parse_tc(args.tc)
+    try:
+        tc = parse_tc(args.tc)
+    except ValueError as e:
+        p.error(str(e))
     names = [Path(e).name for e in args.engine]
     if names[0] == names[1]:
         names = [names[0] + "-1", names[1] + "-2"]
