@@ -8,8 +8,9 @@ Medians are printed by stretches of ten moves, for each engine; `--json FILE` ke
         --engine /usr/games/ethereal-chess --tc 20+0.2 --games 2
 
 The clocks are `clock.py`'s, as in matches (wall time of each search; `--tc` takes the same
-`[moves/]base[+inc]`); a side whose clock runs out loses, and the game is then ended. Games end at mate, stalemate, the
-fifty-move rule, threefold repetition, insufficient material or move 200.
+`[moves/]base[+inc]`); a side whose clock runs out loses, and the game is then ended. Games
+end at mate, stalemate, the fifty-move rule, threefold repetition, insufficient material or
+move 200.
 """
 import argparse
 import json
