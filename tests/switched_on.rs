@@ -160,44 +160,48 @@ fn each_part_that_passed_its_sprt_acts_when_on_and_not_when_off() {
 }
 
 /// WAC.018: Rh8 wins the rook (Rxa7 Rh7+). With singular extensions (n5b evaluating) the
-/// search finds it at depth 9; without them, not before depth 10. (WAC.049 showed two plies
-/// until a fail-low node kept the table's move; now both searches find Qxh7+ at depth 12.)
+/// search finds it at depth 9; without them, not before depth 12 (depth 10 until correction
+/// history landed). (WAC.049 showed two plies until a fail-low node kept the table's move;
+/// now both searches find Qxh7+ at depth 12.)
 #[test]
-fn singular_extensions_find_a_forced_win_a_ply_sooner() {
+fn singular_extensions_find_a_forced_win_three_plies_sooner() {
     let _one = one_at_a_time();
     let wac18 = "R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1";
     assert_eq!(best_with_net(wac18, 9).as_deref(), Some("a8h8"));
     with_params(&[("singular_min_depth", 64)], || {
-        assert_ne!(best_with_net(wac18, 9).as_deref(), Some("a8h8"));
-        assert_eq!(best_with_net(wac18, 10).as_deref(), Some("a8h8"));
+        assert_ne!(best_with_net(wac18, 11).as_deref(), Some("a8h8"));
+        assert_eq!(best_with_net(wac18, 12).as_deref(), Some("a8h8"));
     });
 }
 
-/// WAC.248: Qc5+ wins. Exchange pruning skips the moves that lose material by exchange
-/// near the leaves, and the search finds the win at depth 7; without it, not before depth 8.
-/// (WAC.130 showed this until a fail-low node kept the table's move; now the search without
-/// exchange pruning finds Qh6 there first, at depth 10.)
+/// WAC.133: Bh4 wins. Exchange pruning skips the moves that lose material by exchange near
+/// the leaves, and the search finds the win at depth 6; without it, not before depth 7.
+/// (WAC.130 showed this until a fail-low node kept the table's move, WAC.248 until
+/// correction history landed; the search without exchange pruning no longer finds Qc5+
+/// there by depth 11.)
 #[test]
 fn exchange_pruning_finds_a_win_a_ply_sooner() {
     let _one = one_at_a_time();
-    let wac248 = "5r1k/1p4pp/3q4/3Pp1R1/8/8/PP4PP/4Q1K1 b - - 0 1";
-    assert_eq!(best_with_net(wac248, 7).as_deref(), Some("d6c5"));
+    let wac133 = "r1b1k2r/1pp1q2p/p1n3p1/3QPp2/8/1BP3B1/P5PP/3R1RK1 w kq - 0 1";
+    assert_eq!(best_with_net(wac133, 6).as_deref(), Some("g3h4"));
     with_params(&[("see_prune_max_depth", 0)], || {
-        assert_ne!(best_with_net(wac248, 7).as_deref(), Some("d6c5"));
-        assert_eq!(best_with_net(wac248, 8).as_deref(), Some("d6c5"));
+        assert_ne!(best_with_net(wac133, 6).as_deref(), Some("g3h4"));
+        assert_eq!(best_with_net(wac133, 7).as_deref(), Some("g3h4"));
     });
 }
 
-/// WAC.283: Ng5 wins. With history LMR (quiet moves that cut before are reduced less) the
-/// search finds it at depth 10; without, not by depth 10. (WAC.270 showed it until
-/// quiescence probed the table; now neither search finds Qg4 there by depth 12.)
+/// WAC.210: Rh1 wins. With history LMR (quiet moves that cut before are reduced less) the
+/// search finds it at depth 10; without, not before depth 11. (WAC.270 showed it until
+/// quiescence probed the table, WAC.283 until correction history landed; now both searches
+/// find Ng5 there at depth 13.)
 #[test]
-fn history_lmr_finds_a_win_the_search_without_it_misses_at_depth_ten() {
+fn history_lmr_finds_a_win_a_ply_sooner() {
     let _one = one_at_a_time();
-    let wac283 = "3q1rk1/4bp1p/1n2P2Q/3p1p2/6r1/Pp2R2N/1B4PP/7K w - - 0 1";
-    assert_eq!(best_with_net(wac283, 10).as_deref(), Some("h3g5"));
+    let wac210 = "3r1rk1/pp1q1ppp/3pn3/2pN4/5PP1/P5PQ/1PP1B3/1K1R4 w - - 0 1";
+    assert_eq!(best_with_net(wac210, 10).as_deref(), Some("d1h1"));
     with_params(&[("lmr_history_divisor", 0)], || {
-        assert_ne!(best_with_net(wac283, 10).as_deref(), Some("h3g5"));
+        assert_ne!(best_with_net(wac210, 10).as_deref(), Some("d1h1"));
+        assert_eq!(best_with_net(wac210, 11).as_deref(), Some("d1h1"));
     });
 }
 

@@ -1,5 +1,6 @@
 //! The search: iterative deepening over alpha-beta negamax, with its table, ordering and clock.
 
+pub mod correction;
 pub mod driver;
 pub mod history;
 pub mod lag;

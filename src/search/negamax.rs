@@ -168,11 +168,14 @@ impl Searcher<'_> {
         }
 
         // The table keeps the static evaluation too, which saves computing it again.
-        let static_eval = match tt_hit {
+        let raw_eval = match tt_hit {
             _ if in_check => -INFINITY,
             Some(hit) if self.use_tt => hit.eval,
             _ => self.td.evaluate(pos),
         };
+        // What searches found of this pawn structure corrects the estimate (the table keeps
+        // the evaluation itself).
+        let static_eval = self.corrected(pos, raw_eval);
         // Without an evaluation two plies back (near the root, or after a check) the
         // position is taken as improving, which errs on the side of searching more.
         let before = self.td.stack.two_back(ply).static_eval;
@@ -353,7 +356,8 @@ impl Searcher<'_> {
             excluded.is_none()
         };
         if store {
-            self.store_node(key, &node, beta, static_eval, depth);
+            self.store_node(key, &node, beta, raw_eval, depth);
+            self.correct(pos, &node, beta, depth, static_eval, raw_eval);
         }
         node.score
     }

@@ -6,6 +6,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::ordering::is_tactical;
+use super::score::{INFINITY, TB_WIN_BOUND};
 use super::searcher::Searcher;
 use super::tt::{Bound, PackedMove, TtEntry};
 
@@ -153,6 +154,52 @@ impl Searcher<'_> {
             bound,
         };
         self.tt.store(key, self.td.stack.ply(), entry);
+    }
+
+    /// `raw`, the static evaluation of `pos`, as the correction history corrects it; not
+    /// without pruning, as the reference search it is compared with has no correction.
+    pub(super) fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        if self.prune {
+            self.td.correction.apply(pos.turn(), pos.board(), raw)
+        } else {
+            raw
+        }
+    }
+
+    /// Records a searched node's result against its static evaluation in the correction
+    /// history, where it says something about the evaluation: a fail-high above the
+    /// corrected estimate `static_eval`, a fail-low below it, or an exact score. Not in check
+    /// (no evaluation), not for mate or tablebase scores, and not when a capture or
+    /// promotion raised alpha: the evaluation is not meant to see those.
+    pub(super) fn correct(
+        &mut self,
+        pos: &Chess,
+        node: &NodeBest,
+        beta: i32,
+        depth: i32,
+        static_eval: i32,
+        raw_eval: i32,
+    ) {
+        if !self.prune
+            || static_eval == -INFINITY
+            || node.score.abs() >= TB_WIN_BOUND
+            || (node.score > node.alpha_orig && node.mv.is_some_and(is_tactical))
+        {
+            return;
+        }
+        let says = if node.score >= beta {
+            node.score > static_eval
+        } else if node.score <= node.alpha_orig {
+            node.score < static_eval
+        } else {
+            true
+        };
+        if says {
+            let diff = node.score - raw_eval;
+            self.td
+                .correction
+                .update(pos.turn(), pos.board(), depth, diff);
+        }
     }
 
     /// A move at `ply` caused a cutoff: if quiet, it becomes a killer, gains history (the

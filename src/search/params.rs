@@ -113,6 +113,11 @@ search_params! {
     history_bonus_quadratic = 16, 1..=64;
     history_bonus_linear = 128, 0..=512;
     history_bonus_cap = 1536, 64..=65536;
+    /// Correction history: the static evaluation is corrected by what searches found of its
+    /// pawn structure, at most this many cp either way; a search of depth d moves the record
+    /// toward its finding by d + 1 256ths, at most `correction_max_weight`.
+    correction_limit = 96, 8..=400;
+    correction_max_weight = 16, 1..=64;
     /// Soft time, in percent, by how many iterations the best move has stood (0 to 4+).
     stability_0 = 140, 50..=300;
     stability_1 = 120, 50..=300;

@@ -31,7 +31,8 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                self.td.evaluate(pos)
+                let raw = self.td.evaluate(pos);
+                self.corrected(pos, raw)
             };
         }
 
@@ -61,7 +62,9 @@ impl Searcher<'_> {
                 Some(h) if h.eval > -EVAL_LIMIT => h.eval,
                 _ => self.td.evaluate(pos),
             };
-            best = static_eval;
+            // Standing pat on the evaluation as the correction history has it (the table
+            // keeps the evaluation itself).
+            best = self.corrected(pos, static_eval);
             if best >= beta {
                 if hit.is_none() {
                     self.store_quiescence(key, PackedMove::NONE, best, static_eval, Bound::Lower);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use super::correction::Correction;
 use super::history::{CounterMoves, QuietHistory};
 use super::pv::PvTable;
 use super::score::MAX_PLY;
@@ -26,6 +27,8 @@ pub struct ThreadData {
     /// History and counter moves: true of the game from move to move, so kept.
     pub history: QuietHistory,
     pub counters: CounterMoves,
+    /// What searches found against the static evaluation, by pawn structure: kept too.
+    pub correction: Correction,
     /// The evaluation's pawn-structure cache, warm from one search to the next.
     pub pawn_cache: PawnCache,
     /// Nodes searched by this thread in the current search.
@@ -61,11 +64,12 @@ impl ThreadData {
         self.stats = Stats::default();
     }
 
-    /// Forgets what earlier searches learnt (history, counter moves), as a new `ThreadData`
-    /// would have it, without allocating one.
+    /// Forgets what earlier searches learnt (history, counter moves, correction history), as a
+    /// new `ThreadData` would have it, without allocating one.
     pub fn forget_game(&mut self) {
         self.history.clear();
         self.counters.clear();
+        self.correction.clear();
     }
 
     /// Evaluates this search with `net` (the hand-written evaluation when None); with a net,
